@@ -1,0 +1,172 @@
+//! Perlin (gradient) noise in 1 to 4 dimensions (seed 000 §3–4, seed 004 §5).
+//!
+//! A lattice point carries a pseudo-random gradient; a sample takes the dot product of each
+//! corner's gradient with the vector from that corner to the sample, and blends the products
+//! with a [`Fade`] curve, one axis after the other.
+//!
+//! Output ranges: 1D within ±0.5, 2D within ±√2/2 (unit gradients), 3D within about ±1.04 and
+//! 4D within about ±1.4 (cube-edge gradients, as ImprovedNoise). Table mode repeats every 256
+//! cells per axis (see [`Hashing`]).
+
+use crate::fade::{Fade, lerp};
+use crate::lattice::{Hashing, cell};
+use crate::tables::NoiseTables;
+use serde::{Deserialize, Serialize};
+
+/// Perlin noise settings: the fade curve and the lattice hashing. `Default` is seed 000's noise:
+/// quintic fade, permutation table.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Perlin {
+    /// Blend curve between corners.
+    pub fade: Fade,
+    /// How corners pick their gradients.
+    pub hashing: Hashing,
+}
+
+#[inline(always)]
+fn dot2(g: [f64; 2], x: f64, y: f64) -> f64 {
+    g[0] * x + g[1] * y
+}
+
+#[inline(always)]
+fn dot3(g: [f64; 3], x: f64, y: f64, z: f64) -> f64 {
+    g[0] * x + g[1] * y + g[2] * z
+}
+
+impl Perlin {
+    /// 1D Perlin noise: slopes at the integers, blended by the fade curve.
+    pub fn get1(&self, t: &NoiseTables, x: f64) -> f64 {
+        let (ix, fx) = cell(x);
+        let g0 = self.hashing.gradient_1d(t, ix);
+        let g1 = self.hashing.gradient_1d(t, ix.wrapping_add(1));
+        lerp(g0 * fx, g1 * (fx - 1.0), self.fade.apply(fx))
+    }
+
+    /// 2D Perlin noise, seed 000's algorithm 9.
+    pub fn get2(&self, t: &NoiseTables, x: f64, y: f64) -> f64 {
+        let (ix, fx) = cell(x);
+        let (iy, fy) = cell(y);
+        let (ix1, iy1) = (ix.wrapping_add(1), iy.wrapping_add(1));
+        let h = self.hashing;
+        let g00 = h.gradient_2d(t, ix, iy);
+        let g10 = h.gradient_2d(t, ix1, iy);
+        let g01 = h.gradient_2d(t, ix, iy1);
+        let g11 = h.gradient_2d(t, ix1, iy1);
+        let tx = self.fade.apply(fx);
+        let ty = self.fade.apply(fy);
+        let a = lerp(dot2(g00, fx, fy), dot2(g10, fx - 1.0, fy), tx);
+        let b = lerp(dot2(g01, fx, fy - 1.0), dot2(g11, fx - 1.0, fy - 1.0), tx);
+        lerp(a, b, ty)
+    }
+
+    /// 2D Perlin noise with its analytic gradient `(n, ∂n/∂x, ∂n/∂y)`, for exact terrain normals.
+    pub fn get2_with_gradient(&self, t: &NoiseTables, x: f64, y: f64) -> (f64, [f64; 2]) {
+        let (ix, fx) = cell(x);
+        let (iy, fy) = cell(y);
+        let (ix1, iy1) = (ix.wrapping_add(1), iy.wrapping_add(1));
+        let h = self.hashing;
+        let g00 = h.gradient_2d(t, ix, iy);
+        let g10 = h.gradient_2d(t, ix1, iy);
+        let g01 = h.gradient_2d(t, ix, iy1);
+        let g11 = h.gradient_2d(t, ix1, iy1);
+        let (n00, n10) = (dot2(g00, fx, fy), dot2(g10, fx - 1.0, fy));
+        let (n01, n11) = (dot2(g01, fx, fy - 1.0), dot2(g11, fx - 1.0, fy - 1.0));
+        let (u, du) = (self.fade.apply(fx), self.fade.derivative(fx));
+        let (v, dv) = (self.fade.apply(fy), self.fade.derivative(fy));
+        let a = lerp(n00, n10, u);
+        let b = lerp(n01, n11, u);
+        let value = lerp(a, b, v);
+        // Each dot product is linear: ∂n00/∂x = g00.x, and so on.
+        let da_dx = lerp(g00[0], g10[0], u) + du * (n10 - n00);
+        let db_dx = lerp(g01[0], g11[0], u) + du * (n11 - n01);
+        let da_dy = lerp(g00[1], g10[1], u);
+        let db_dy = lerp(g01[1], g11[1], u);
+        let dx = lerp(da_dx, db_dx, v);
+        let dy = lerp(da_dy, db_dy, v) + dv * (b - a);
+        (value, [dx, dy])
+    }
+
+    /// 3D Perlin noise; with [`NoiseTables::reference`] and the defaults it is Ken Perlin's
+    /// ImprovedNoise, bit for bit.
+    pub fn get3(&self, t: &NoiseTables, x: f64, y: f64, z: f64) -> f64 {
+        let (ix, fx) = cell(x);
+        let (iy, fy) = cell(y);
+        let (iz, fz) = cell(z);
+        let (u, v, w) = (
+            self.fade.apply(fx),
+            self.fade.apply(fy),
+            self.fade.apply(fz),
+        );
+        let corner = |dx: i64, dy: i64, dz: i64| {
+            let g = self.hashing.gradient_3d(
+                t,
+                [
+                    ix.wrapping_add(dx),
+                    iy.wrapping_add(dy),
+                    iz.wrapping_add(dz),
+                ],
+            );
+            dot3(g, fx - dx as f64, fy - dy as f64, fz - dz as f64)
+        };
+        lerp(
+            lerp(
+                lerp(corner(0, 0, 0), corner(1, 0, 0), u),
+                lerp(corner(0, 1, 0), corner(1, 1, 0), u),
+                v,
+            ),
+            lerp(
+                lerp(corner(0, 0, 1), corner(1, 0, 1), u),
+                lerp(corner(0, 1, 1), corner(1, 1, 1), u),
+                v,
+            ),
+            w,
+        )
+    }
+
+    /// 4D Perlin noise over the 32 hypercube-edge gradients.
+    pub fn get4(&self, t: &NoiseTables, x: f64, y: f64, z: f64, w: f64) -> f64 {
+        let cells = [cell(x), cell(y), cell(z), cell(w)];
+        let fades = cells.map(|(_, f)| self.fade.apply(f));
+        // Blend the 16 corners axis by axis, x first, as seed 004 §3.6 generalises.
+        let mut values = [0.0; 16];
+        for (corner, value) in values.iter_mut().enumerate() {
+            let mut lattice = [0i64; 4];
+            let mut offset = [0.0; 4];
+            for axis in 0..4 {
+                let bit = ((corner >> axis) & 1) as i64;
+                lattice[axis] = cells[axis].0.wrapping_add(bit);
+                offset[axis] = cells[axis].1 - bit as f64;
+            }
+            let g = self.hashing.gradient_4d(t, lattice);
+            *value = g[0] * offset[0] + g[1] * offset[1] + g[2] * offset[2] + g[3] * offset[3];
+        }
+        let mut len = 16;
+        for fade in fades {
+            len /= 2;
+            for i in 0..len {
+                values[i] = lerp(values[2 * i], values[2 * i + 1], fade);
+            }
+        }
+        values[0]
+    }
+}
+
+/// 1D Perlin noise with the default settings.
+pub fn perlin1(t: &NoiseTables, x: f64) -> f64 {
+    Perlin::default().get1(t, x)
+}
+
+/// 2D Perlin noise with the default settings (seed 000's `Zaj(x, y)`).
+pub fn perlin2(t: &NoiseTables, x: f64, y: f64) -> f64 {
+    Perlin::default().get2(t, x, y)
+}
+
+/// 3D Perlin noise with the default settings (ImprovedNoise with [`NoiseTables::reference`]).
+pub fn perlin3(t: &NoiseTables, x: f64, y: f64, z: f64) -> f64 {
+    Perlin::default().get3(t, x, y, z)
+}
+
+/// 4D Perlin noise with the default settings.
+pub fn perlin4(t: &NoiseTables, x: f64, y: f64, z: f64, w: f64) -> f64 {
+    Perlin::default().get4(t, x, y, z, w)
+}
