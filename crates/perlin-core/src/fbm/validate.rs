@@ -117,14 +117,13 @@ impl Fbm {
             "finite, -1e6 to 1e6",
         )?;
         let top = self.frequency * self.lacunarity.powi(self.octaves as i32 - 1);
-        check(
-            "lacunarity",
-            top,
-            0.0,
-            true,
-            1e12,
-            "such that frequency * lacunarity^(octaves - 1) stays in (0, 1e12]",
-        )?;
+        if !(top.is_finite() && top > 0.0 && top <= 1e12) {
+            return Err(FbmError {
+                field: "lacunarity",
+                value: self.lacunarity.to_string(),
+                allowed: "such that frequency * lacunarity^(octaves - 1) stays in (0, 1e12]",
+            });
+        }
         if let Some(w) = self.warp {
             check(
                 "warp.amplitude",

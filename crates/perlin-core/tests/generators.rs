@@ -1,0 +1,178 @@
+//! Properties of the generators: zeros, periods, continuity, ranges, interpolation.
+
+use perlin_core::prelude::*;
+use perlin_core::value::MAX_DIMENSIONS;
+
+fn lcg(state: &mut u64) -> f64 {
+    *state = state
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    (*state >> 11) as f64 / (1u64 << 53) as f64
+}
+
+#[test]
+fn perlin_is_zero_on_the_lattice_in_every_dimension() {
+    let t = NoiseTables::new(3);
+    for hashing in [Hashing::Table, Hashing::Integer] {
+        let p = Perlin {
+            hashing,
+            ..Perlin::default()
+        };
+        for i in -5..5 {
+            let c = i as f64 * 3.0;
+            assert_eq!(p.get1(&t, c), 0.0);
+            assert_eq!(p.get2(&t, c, -c), 0.0);
+            assert_eq!(p.get3(&t, c, 1.0, -c), 0.0);
+            assert_eq!(p.get4(&t, c, 2.0, -c, 7.0), 0.0);
+        }
+    }
+}
+
+#[test]
+fn table_mode_repeats_every_256_cells_and_integer_mode_does_not() {
+    let t = NoiseTables::new(8);
+    let table = Perlin::default();
+    let integer = Perlin {
+        hashing: Hashing::Integer,
+        ..Perlin::default()
+    };
+    // Offsets with few mantissa bits, so x and x + 256 have the same fractional part exactly.
+    for &(x, y) in &[(1.25, 2.5), (-7.75, 100.125), (30.5, -0.25)] {
+        assert_eq!(table.get2(&t, x, y), table.get2(&t, x + 256.0, y - 512.0));
+        assert_eq!(
+            table.get3(&t, x, y, 0.5),
+            table.get3(&t, x + 256.0, y, 0.5 - 256.0)
+        );
+        assert_ne!(integer.get2(&t, x, y), integer.get2(&t, x + 256.0, y));
+    }
+}
+
+#[test]
+fn negative_coordinates_are_continuous_through_zero() {
+    // A truncating floor would put -0.0001 in cell 0 and break continuity (seed 004 §4.2).
+    let t = NoiseTables::new(4);
+    let e = 1e-7;
+    let gens: [(&str, Box<dyn Fn(f64) -> f64>); 5] = [
+        ("perlin2", Box::new(|x| Perlin::default().get2(&t, x, 0.3))),
+        (
+            "perlin3",
+            Box::new(|x| Perlin::default().get3(&t, 0.3, x, 0.6)),
+        ),
+        (
+            "simplex2",
+            Box::new(|x| Simplex::default().get2(&t, x, 0.3)),
+        ),
+        (
+            "simplex4",
+            Box::new(|x| Simplex::default().get4(&t, 0.2, x, 0.4, 0.9)),
+        ),
+        ("value2", Box::new(|x| Value::default().get2(&t, x, 0.3))),
+    ];
+    for (name, f) in &gens {
+        for &c in &[0.0, -1.0, -2.0, -17.0] {
+            assert!((f(c - e) - f(c + e)).abs() < 1e-5, "{name} jumps at {c}");
+        }
+    }
+}
+
+#[test]
+fn ranges_match_the_documentation() {
+    let t = NoiseTables::new(12);
+    let mut s = 1u64;
+    let (mut p2, mut s2, mut s3, mut s4, mut v2) = (0f64, 0f64, 0f64, 0f64, 0f64);
+    for _ in 0..200_000 {
+        let (x, y, z, w) = (
+            lcg(&mut s) * 300.0 - 150.0,
+            lcg(&mut s) * 300.0,
+            lcg(&mut s) * 50.0,
+            lcg(&mut s) * 9.0,
+        );
+        p2 = p2.max(Perlin::default().get2(&t, x, y).abs());
+        s2 = s2.max(Simplex::default().get2(&t, x, y).abs());
+        s3 = s3.max(Simplex::default().get3(&t, x, y, z).abs());
+        s4 = s4.max(Simplex::default().get4(&t, x, y, z, w).abs());
+        v2 = v2.max(
+            Value {
+                interpolation: Interpolation::Cubic,
+                ..Value::default()
+            }
+            .get2(&t, x, y)
+            .abs(),
+        );
+    }
+    assert!(
+        p2 <= std::f64::consts::FRAC_1_SQRT_2 && p2 > 0.5,
+        "perlin2 max {p2}"
+    );
+    for (name, m) in [("simplex2", s2), ("simplex3", s3), ("simplex4", s4)] {
+        assert!(m <= 1.0 && m > 0.85, "{name} max {m}");
+    }
+    // The cubic overshoots its points a little, "rarely outside [-1, 1]" (seed 004 §3.4).
+    assert!(v2 > 0.9 && v2 < 2.0, "cubic value max {v2}");
+}
+
+#[test]
+fn value_noise_passes_through_its_lattice_values() {
+    let t = NoiseTables::new(6);
+    for hashing in [Hashing::Table, Hashing::Integer] {
+        for interpolation in [
+            Interpolation::Linear,
+            Interpolation::Cosine,
+            Interpolation::Cubic,
+        ] {
+            let v = Value {
+                interpolation,
+                hashing,
+            };
+            let at_1d = v.get1(&t, 5.0);
+            assert!((-1.0..=1.0).contains(&at_1d));
+            // Half-way between two points, linear and cosine both give the mean.
+            if interpolation != Interpolation::Cubic {
+                let mid = v.get1(&t, 5.5);
+                assert!(
+                    (mid - (at_1d + v.get1(&t, 6.0)) / 2.0).abs() < 1e-12,
+                    "{interpolation:?}"
+                );
+            }
+            for dims in 1..=MAX_DIMENSIONS {
+                let lattice: Vec<f64> = (0..dims).map(|i| i as f64 * 2.0 - 3.0).collect();
+                let mut nudged = lattice.clone();
+                nudged[dims - 1] += 1e-9;
+                let a = v.get_n(&t, &lattice).expect("dims in range");
+                let b = v.get_n(&t, &nudged).expect("dims in range");
+                assert!((a - b).abs() < 1e-6, "{dims}D {interpolation:?}");
+            }
+        }
+    }
+    let v = Value::default();
+    assert_eq!(v.get_n(&t, &[]), None);
+    assert_eq!(v.get_n(&t, &[0.5; MAX_DIMENSIONS + 1]), None);
+    assert_eq!(
+        v.get2(&t, 1.3, -2.7),
+        v.get_n(&t, &[1.3, -2.7]).unwrap_or(f64::NAN)
+    );
+}
+
+#[test]
+fn fade_curves_change_perlin_only_inside_cells() {
+    let t = NoiseTables::new(10);
+    let quintic = Perlin::default();
+    let hermite = Perlin {
+        fade: Fade::Hermite,
+        ..Perlin::default()
+    };
+    let linear = Perlin {
+        fade: Fade::Linear,
+        ..Perlin::default()
+    };
+    let (a, b, c) = (
+        quintic.get2(&t, 3.3, 4.6),
+        hermite.get2(&t, 3.3, 4.6),
+        linear.get2(&t, 3.3, 4.6),
+    );
+    assert!(a != b && b != c);
+    // At a cell's centre all fades weigh ½ and agree.
+    let centre = |p: Perlin| p.get2(&t, 3.5, 4.5);
+    assert!((centre(quintic) - centre(linear)).abs() < 1e-15);
+    assert!((centre(hermite) - centre(linear)).abs() < 1e-15);
+}
