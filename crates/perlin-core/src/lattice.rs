@@ -11,8 +11,17 @@ use serde::{Deserialize, Serialize};
 /// offsets are NaN, so the noise of a non-finite coordinate is NaN.
 #[inline(always)]
 pub fn cell(x: f64) -> (i64, f64) {
-    let floor = x.floor();
-    (floor as i64, x - floor)
+    // Below 2⁵² every f64 converts to i64 exactly, so truncation corrected for negatives is the
+    // floor; this avoids a libm call on CPUs without SSE4.1's `roundsd`.
+    if x.abs() < 4_503_599_627_370_496.0 {
+        let truncated = x as i64;
+        let floor = truncated - ((truncated as f64) > x) as i64;
+        // `+ 0.0` turns the −0.0 of `-0.0 − 0.0` into +0.0, as `x − floor(x)` gives.
+        (floor, x - floor as f64 + 0.0)
+    } else {
+        let floor = x.floor();
+        (floor as i64, x - floor)
+    }
 }
 
 /// How a lattice point picks its gradient or value.
@@ -69,7 +78,7 @@ impl Hashing {
     #[inline(always)]
     pub(crate) fn gradient_2d_f32(self, t: &NoiseTables, ix: i64, iy: i64) -> [f32; 2] {
         match self {
-            Hashing::Table => t.grad2_f32(t.hash2((ix & 255) as usize, (iy & 255) as usize)),
+            Hashing::Table => t.perm_grad2_f32(t.p((ix & 255) as usize) + (iy & 255) as usize),
             Hashing::Integer => self.gradient_2d(t, ix, iy).map(|c| c as f32),
         }
     }
@@ -120,6 +129,18 @@ mod tests {
         assert!(f.is_nan());
         assert_eq!(cell(f64::INFINITY).0, i64::MAX);
         assert_eq!(cell(-1e30), (i64::MIN, 0.0));
+        assert_eq!(cell(-0.0).1.to_bits(), 0.0f64.to_bits());
+        for x in [
+            -3.5,
+            -3.0,
+            -2.9999999999999996,
+            1e15 + 0.5,
+            -1e15 - 0.5,
+            4.6e15,
+            -4.6e15,
+        ] {
+            assert_eq!(cell(x), (x.floor() as i64, x - x.floor()), "{x}");
+        }
     }
 
     #[test]

@@ -91,8 +91,8 @@ pub struct NoiseTables {
     perm: [u8; 512],
     /// 256 unit vectors `(cos θ, sin θ)` (seed 000, algorithms 1–2).
     grad2: [[f64; 2]; 256],
-    /// `grad2` in single precision, for the grid path.
-    grad2_f32: [[f32; 2]; 256],
+    /// `grad2[perm[i]]` in single precision, for the grid path: one lookup per lattice point.
+    perm_grad2_f32: [[f32; 2]; 512],
     /// Seed-derived keys mixed into the table-free integer hashes.
     keys: [u32; 4],
 }
@@ -135,7 +135,10 @@ impl NoiseTables {
         let mut perm = [0u8; 512];
         perm[..256].copy_from_slice(&perm256);
         perm[256..].copy_from_slice(&perm256);
-        let grad2_f32 = grad2.map(|[x, y]| [x as f32, y as f32]);
+        let perm_grad2_f32 = perm.map(|h| {
+            let [x, y] = grad2[h as usize];
+            [x as f32, y as f32]
+        });
         let mixed = splitmix64(seed);
         let keys = [
             mixed as u32,
@@ -147,7 +150,7 @@ impl NoiseTables {
             seed,
             perm,
             grad2,
-            grad2_f32,
+            perm_grad2_f32,
             keys,
         }
     }
@@ -184,9 +187,11 @@ impl NoiseTables {
         self.grad2[hash & 255]
     }
 
+    /// `grad2[P[i]]` in single precision, for `i < 512`: the last step of seed 000's hash and
+    /// the gradient lookup in one.
     #[inline(always)]
-    pub(crate) fn grad2_f32(&self, hash: usize) -> [f32; 2] {
-        self.grad2_f32[hash & 255]
+    pub(crate) fn perm_grad2_f32(&self, i: usize) -> [f32; 2] {
+        self.perm_grad2_f32[i & 511]
     }
 
     /// Seed-derived keys for the table-free integer hashes of [`crate::Hashing::Integer`].

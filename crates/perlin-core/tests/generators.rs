@@ -52,7 +52,8 @@ fn negative_coordinates_are_continuous_through_zero() {
     // A truncating floor would put -0.0001 in cell 0 and break continuity (seed 004 §4.2).
     let t = NoiseTables::new(4);
     let e = 1e-7;
-    let gens: [(&str, Box<dyn Fn(f64) -> f64>); 5] = [
+    type Generator<'a> = (&'static str, Box<dyn Fn(f64) -> f64 + 'a>);
+    let gens: [Generator; 5] = [
         ("perlin2", Box::new(|x| Perlin::default().get2(&t, x, 0.3))),
         (
             "perlin3",

@@ -4,8 +4,8 @@ use crate::fade::Fade;
 use crate::fbm::Octave;
 use crate::lattice::cell;
 
-/// SIMD lanes per block of columns.
-pub(super) const LANES: usize = 8;
+/// The most SIMD lanes a kernel uses (AVX-512: sixteen `f32`).
+pub(super) const MAX_LANES: usize = 16;
 
 /// Lattice cells, offsets and fade weights of one octave along one axis.
 pub(super) struct Axis {
@@ -13,8 +13,6 @@ pub(super) struct Axis {
     pub cell: Vec<i64>,
     /// Offset inside the cell, `t`.
     pub frac: Vec<f32>,
-    /// `t − 1`, the offset from the far corner.
-    pub frac_m1: Vec<f32>,
     /// `s(t)`.
     pub fade: Vec<f32>,
     /// `s′(t)`.
@@ -24,33 +22,44 @@ pub(super) struct Axis {
 impl Axis {
     /// `positions` are world coordinates; the octave scales and shifts them into lattice space.
     pub fn new(positions: &[f64], octave: &Octave, fade: Fade) -> Self {
-        let n = positions.len();
-        let mut axis = Axis {
-            cell: Vec::with_capacity(n),
-            frac: Vec::with_capacity(n),
-            frac_m1: Vec::with_capacity(n),
-            fade: Vec::with_capacity(n),
-            dfade: Vec::with_capacity(n),
+        let (cells, frac): (Vec<i64>, Vec<f32>) = positions
+            .iter()
+            .map(|&p| {
+                let (c, f) = cell(p * octave.frequency + octave.shift);
+                (c, f as f32)
+            })
+            .unzip();
+        // One loop per curve, so each is a straight vectorisable map.
+        let (fade, dfade) = match fade {
+            Fade::Linear => (frac.clone(), vec![1.0; frac.len()]),
+            Fade::Hermite => (
+                curve(&frac, |t| Fade::Hermite.apply_f32(t)),
+                curve(&frac, |t| Fade::Hermite.derivative_f32(t)),
+            ),
+            Fade::Quintic => (
+                curve(&frac, |t| Fade::Quintic.apply_f32(t)),
+                curve(&frac, |t| Fade::Quintic.derivative_f32(t)),
+            ),
         };
-        for &p in positions {
-            let (c, f) = cell(p * octave.frequency + octave.shift);
-            let t = f as f32;
-            axis.cell.push(c);
-            axis.frac.push(t);
-            axis.frac_m1.push(t - 1.0);
-            axis.fade.push(fade.apply_f32(t));
-            axis.dfade.push(fade.derivative_f32(t));
+        Axis {
+            cell: cells,
+            frac,
+            fade,
+            dfade,
         }
-        axis
     }
 }
 
-/// A block of [`LANES`] columns whose corners all fit in one 8-wide window of lattice values.
+fn curve(t: &[f32], f: impl Fn(f32) -> f32) -> Vec<f32> {
+    t.iter().map(|&t| f(t)).collect()
+}
+
+/// A block of `lanes` columns whose cells all fit in one `lanes`-wide window.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Block {
-    /// Index of the window's first lattice value.
+    /// Index of the window's first segment.
     pub base: u32,
-    /// Whether every lane's `k` and `k + 1` lie in `base..base + 8`.
+    /// Whether every lane's cell `k` lies in `base..base + lanes`.
     pub fits: bool,
 }
 
@@ -60,13 +69,15 @@ pub(super) struct Columns {
     pub axis: Axis,
     /// First lattice column any sample touches.
     pub kmin: i64,
-    /// Lattice columns touched, `kmax − kmin + 2`; zero when the grid is sparse.
+    /// Lattice columns touched, `kmax − kmin + 2` (cells: one less); zero when sparse.
     pub span: usize,
     /// `cell − kmin` of each column (dense only).
     pub k: Vec<u32>,
     /// `k − block.base` of each column in a full block.
     pub lane: Vec<i32>,
-    /// One per full block of [`LANES`] columns.
+    /// SIMD lanes per block: 8 or 16, as the kernel that will run.
+    pub lanes: usize,
+    /// One per full block of `lanes` columns.
     pub blocks: Vec<Block>,
 }
 
@@ -74,7 +85,8 @@ impl Columns {
     /// Lays out the octave's lattice columns. A grid whose columns touch more than
     /// `4 · width + 64` lattice columns (aliasing steps, or non-finite positions) is sparse:
     /// samples then fetch their corners one by one.
-    pub fn new(axis: Axis) -> Self {
+    pub fn new(axis: Axis, lanes: usize) -> Self {
+        let lanes = lanes.clamp(1, MAX_LANES);
         let width = axis.cell.len();
         let kmin = axis.cell.iter().copied().min().unwrap_or(0);
         let kmax = axis.cell.iter().copied().max().unwrap_or(0);
@@ -87,18 +99,19 @@ impl Columns {
                 span: 0,
                 k: Vec::new(),
                 lane: Vec::new(),
+                lanes,
                 blocks: Vec::new(),
             };
         }
         let k: Vec<u32> = axis.cell.iter().map(|&c| (c - kmin) as u32).collect();
         let mut lane = Vec::with_capacity(width);
-        let mut blocks = Vec::with_capacity(width / LANES);
-        for chunk in k.chunks_exact(LANES) {
+        let mut blocks = Vec::with_capacity(width / lanes);
+        for chunk in k.chunks_exact(lanes) {
             let lo = chunk.iter().copied().min().unwrap_or(0);
             let hi = chunk.iter().copied().max().unwrap_or(0);
             blocks.push(Block {
                 base: lo,
-                fits: hi + 1 - lo < LANES as u32,
+                fits: hi - lo < lanes as u32,
             });
             lane.extend(chunk.iter().map(|&ki| (ki - lo) as i32));
         }
@@ -108,6 +121,7 @@ impl Columns {
             span: span as usize,
             k,
             lane,
+            lanes,
             blocks,
         }
     }

@@ -15,15 +15,15 @@
 //! the grid from [`Fbm::sample2_with_gradient`], one sample at a time.
 
 mod axis;
+mod gradient_rows;
 mod kernel;
-mod lattice_row;
 mod simd;
 
 use crate::fbm::{BaseNoise, Fbm};
 use crate::tables::NoiseTables;
 use axis::{Axis, Columns};
-use kernel::{RowSums, Weights};
-use lattice_row::LatticeRow;
+use gradient_rows::GradientRows;
+use kernel::{Band, Sums, Weights};
 use std::fmt;
 
 /// Where a grid's samples are: sample `(i, j)` is at
@@ -116,23 +116,28 @@ impl fmt::Display for GridError {
 
 impl std::error::Error for GridError {}
 
-/// Which per-sample kernel the fast path runs.
+/// Which per-sample kernel the fast path runs. All give bit-identical results.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum GridKernel {
-    /// AVX2 when this CPU has it, else the scalar twin.
+    /// The widest this CPU has: AVX-512, else AVX2 (both with FMA), else the scalar twin.
     #[default]
     Auto,
-    /// The scalar twin only: the reference the SIMD kernel is tested against.
+    /// AVX2 + FMA even where AVX-512 is available (the scalar twin where neither is).
+    Avx2,
+    /// The scalar twin only: the reference the SIMD kernels are tested against.
     Scalar,
 }
 
-/// One octave's prepared columns, rows and lattice row.
+/// One octave's prepared columns, rows and gradient rows.
 struct OctaveGrid {
     weights: Weights,
     cols: Columns,
     rows: Axis,
-    lattice: LatticeRow,
+    grads: GradientRows,
 }
+
+/// Rows summed over all octaves before the next strip: small enough to stay in cache.
+const STRIP_ROWS: usize = 32;
 
 impl Fbm {
     /// Fills `values` (row-major, `size[0] · size[1]`) with the fractal noise of `spec`'s
@@ -223,12 +228,13 @@ impl Fbm {
         mut gradients: Option<&mut [[f32; 2]]>,
         force_sparse: bool,
     ) {
-        let [width, _] = spec.size;
+        let [width, height] = spec.size;
         let (xs, ys) = (spec.positions(0), spec.positions(1));
+        let isa = simd::Isa::for_kernel(kernel);
         let mut octaves: Vec<OctaveGrid> = self
             .octave_list()
             .map(|o| {
-                let mut cols = Columns::new(Axis::new(&xs, &o, self.fade));
+                let mut cols = Columns::new(Axis::new(&xs, &o, self.fade), isa.lanes());
                 if force_sparse {
                     cols.span = 0;
                 }
@@ -237,61 +243,94 @@ impl Fbm {
                         amplitude: o.amplitude as f32,
                         amplitude_frequency: (o.amplitude * o.frequency) as f32,
                     },
-                    lattice: LatticeRow::new(&cols),
+                    grads: GradientRows::new(tables, &cols),
                     rows: Axis::new(&ys, &o, self.fade),
                     cols,
                 }
             })
             .collect();
         let norm = self.amplitude_sum() as f32;
-        let mut sums = RowSums::new(width, gradients.is_some());
-        let row_outputs = values.chunks_exact_mut(width).enumerate();
-        for (j, out) in row_outputs {
-            sums.clear();
+        let slopes = gradients.is_some();
+        let mut sums = Sums {
+            width,
+            first_row: 0,
+            value: Vec::new(),
+            dx: Vec::new(),
+            dy: Vec::new(),
+        };
+        for first in (0..height).step_by(STRIP_ROWS) {
+            let strip = first..(first + STRIP_ROWS).min(height);
+            sums.reset(strip.clone(), slopes);
             for o in &mut octaves {
-                let y0 = o.rows.cell[j];
-                let row = [
-                    o.rows.frac[j],
-                    o.rows.frac_m1[j],
-                    o.rows.fade[j],
-                    o.rows.dfade[j],
-                ];
-                if o.cols.dense() {
-                    o.lattice
-                        .fill(tables, self.hashing, &o.cols, y0, row, sums.slopes());
-                    match kernel {
-                        GridKernel::Auto => {
-                            simd::accumulate(&o.cols, &o.lattice, self.mode, o.weights, &mut sums)
-                        }
-                        GridKernel::Scalar => kernel::accumulate(
+                // Bands: runs of rows inside one lattice row.
+                let mut start = strip.start;
+                while start < strip.end {
+                    let y0 = o.rows.cell[start];
+                    let end = (start + 1..strip.end)
+                        .find(|&r| o.rows.cell[r] != y0)
+                        .unwrap_or(strip.end);
+                    let band = Band {
+                        rows: &o.rows,
+                        range: start..end,
+                    };
+                    if o.cols.dense() {
+                        o.grads.load(tables, self.hashing, &o.cols, y0);
+                        simd::accumulate(
+                            isa, &o.cols, &o.grads, &band, self.mode, o.weights, &mut sums,
+                        );
+                    } else {
+                        kernel::accumulate_sparse(
+                            tables,
+                            self.hashing,
                             &o.cols,
-                            &o.lattice,
+                            &band,
+                            y0,
                             self.mode,
                             o.weights,
-                            0..width,
                             &mut sums,
-                        ),
+                        );
                     }
-                } else {
-                    kernel::accumulate_sparse(
-                        tables,
-                        self.hashing,
-                        &o.cols,
-                        y0,
-                        row,
-                        self.mode,
-                        o.weights,
-                        &mut sums,
-                    );
+                    start = end;
                 }
             }
-            for (c, value) in out.iter_mut().enumerate() {
-                let (v, slope) = self.finish((sums.value[c] / norm) as f64);
-                *value = v as f32;
-                if let Some(grads) = gradients.as_deref_mut() {
-                    let k = slope as f32 / norm;
-                    grads[j * width + c] = [sums.dx[c] * k, sums.dy[c] * k];
+            let cells = strip.start * width..strip.end * width;
+            self.finish_strip(
+                &sums,
+                norm,
+                &mut values[cells.clone()],
+                gradients.as_deref_mut().map(|g| &mut g[cells]),
+            );
+        }
+    }
+
+    /// Normalisation, contrast and noise size for one strip of sums.
+    fn finish_strip(
+        &self,
+        sums: &Sums,
+        norm: f32,
+        out: &mut [f32],
+        gradients: Option<&mut [[f32; 2]]>,
+    ) {
+        if self.contrast == 1.0 {
+            // The common case stays in f32 and vectorises.
+            let scale = (self.noise_size / norm as f64) as f32;
+            for (o, s) in out.iter_mut().zip(&sums.value) {
+                *o = s * scale;
+            }
+            if let Some(grads) = gradients {
+                for ((g, dx), dy) in grads.iter_mut().zip(&sums.dx).zip(&sums.dy) {
+                    *g = [dx * scale, dy * scale];
                 }
+            }
+            return;
+        }
+        let mut gradients = gradients;
+        for (c, value) in out.iter_mut().enumerate() {
+            let (v, slope) = self.finish((sums.value[c] / norm) as f64);
+            *value = v as f32;
+            if let Some(grads) = gradients.as_deref_mut() {
+                let k = slope as f32 / norm;
+                grads[c] = [sums.dx[c] * k, sums.dy[c] * k];
             }
         }
     }
