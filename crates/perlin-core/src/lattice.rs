@@ -11,20 +11,31 @@ use serde::{Deserialize, Serialize};
 /// offsets are NaN, so the noise of a non-finite coordinate is NaN.
 #[inline(always)]
 pub fn cell(x: f64) -> (i64, f64) {
-    // Below 2⁵¹, adding 1.5·2⁵² rounds x to the nearest integer, which then sits in the low
-    // mantissa bits: branch-free, vectorisable, and no libm `floor` on CPUs without SSE4.1.
-    const ROUND: f64 = 6_755_399_441_055_744.0;
-    if x.abs() < 2_251_799_813_685_248.0 {
-        let shifted = x + ROUND;
-        let nearest = shifted - ROUND;
-        let above = (nearest > x) as i64;
-        let floor = shifted.to_bits() as i64 - ROUND.to_bits() as i64 - above;
-        // `+ 0.0` turns a −0.0 offset into +0.0, as `x − floor(x)` gives.
-        (floor, x - (nearest - above as f64) + 0.0)
+    if x.abs() < SMALL {
+        cell_small(x)
     } else {
         let floor = x.floor();
         (floor as i64, x - floor)
     }
+}
+
+/// Below this magnitude [`cell_small`] is exact.
+pub(crate) const SMALL: f64 = 2_251_799_813_685_248.0;
+
+/// [`cell`] for `|x| <` [`SMALL`] (2⁵¹): adding 1.5·2⁵² rounds x to the nearest integer, which
+/// then sits in the low mantissa bits. Branch-free and vectorisable, and no libm `floor` on
+/// CPUs without SSE4.1. Outside that range the result is meaningless (but never a panic).
+#[inline(always)]
+pub(crate) fn cell_small(x: f64) -> (i64, f64) {
+    const ROUND: f64 = 6_755_399_441_055_744.0;
+    let shifted = x + ROUND;
+    let nearest = shifted - ROUND;
+    let above = (nearest > x) as i64;
+    let floor = (shifted.to_bits() as i64)
+        .wrapping_sub(ROUND.to_bits() as i64)
+        .wrapping_sub(above);
+    // `+ 0.0` turns a −0.0 offset into +0.0, as `x − floor(x)` gives.
+    (floor, x - (nearest - above as f64) + 0.0)
 }
 
 /// How a lattice point picks its gradient or value.

@@ -8,6 +8,7 @@ use crate::tables::NoiseTables;
 /// Gradients at `(kmin + k, y₀)` (`lower`) and `(kmin + k, y₀ + 1)` (`upper`), x and y parts
 /// apart, padded so a full-width SIMD load at any block base, and one column further, is in
 /// bounds.
+#[derive(Default)]
 pub(super) struct GradientRows {
     /// `[x, y]` parts of lattice row `y₀`.
     pub lower: [Vec<f32>; 2],
@@ -20,17 +21,19 @@ pub(super) struct GradientRows {
 }
 
 impl GradientRows {
-    pub fn new(tables: &NoiseTables, columns: &Columns) -> Self {
+    /// Sizes the rows for `columns` and forgets what they held; reuses their memory.
+    pub fn reset(&mut self, tables: &NoiseTables, columns: &Columns) {
         let len = columns.span + MAX_LANES + 1;
-        let column_hash = (0..columns.span)
-            .map(|k| tables.p((columns.kmin.wrapping_add(k as i64) & 255) as usize) as u8)
-            .collect();
-        GradientRows {
-            lower: [vec![0.0; len], vec![0.0; len]],
-            upper: [vec![0.0; len], vec![0.0; len]],
-            column_hash,
-            cached: None,
+        for v in self.lower.iter_mut().chain(self.upper.iter_mut()) {
+            v.clear();
+            v.resize(len, 0.0);
         }
+        self.column_hash.clear();
+        self.column_hash.extend(
+            (0..columns.span)
+                .map(|k| tables.p((columns.kmin.wrapping_add(k as i64) & 255) as usize) as u8),
+        );
+        self.cached = None;
     }
 
     /// Gradients of lattice row `y` into `out`.

@@ -19,13 +19,14 @@ use std::ops::Range;
 pub(super) type Corners = [f32; 8];
 
 /// One octave's weights in the sum: `amplitude` for values, `amplitude · frequency` for slopes.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Weights {
     pub amplitude: f32,
     pub amplitude_frequency: f32,
 }
 
 /// The sums of a strip of rows, row-major, accumulated over the octaves.
+#[derive(Default)]
 pub(super) struct Sums {
     pub width: usize,
     /// First grid row of the strip.

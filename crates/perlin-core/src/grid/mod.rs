@@ -74,12 +74,6 @@ impl GridSpec {
         let index = self.start[axis].wrapping_add(i as i64);
         self.origin[axis] + index as f64 * self.step[axis]
     }
-
-    fn positions(&self, axis: usize) -> Vec<f64> {
-        (0..self.size[axis])
-            .map(|i| self.position(axis, i))
-            .collect()
-    }
 }
 
 /// Why a grid could not be filled.
@@ -129,6 +123,7 @@ pub enum GridKernel {
 }
 
 /// One octave's prepared columns, rows and gradient rows.
+#[derive(Default)]
 struct OctaveGrid {
     weights: Weights,
     cols: Columns,
@@ -138,6 +133,20 @@ struct OctaveGrid {
 
 /// Rows summed over all octaves before the next strip: small enough to stay in cache.
 const STRIP_ROWS: usize = 32;
+
+/// Everything a grid fill allocates, kept per thread so repeated fills (one chunk after
+/// another) reuse the memory instead of making ~100 small allocations each.
+#[derive(Default)]
+struct Scratch {
+    xs: Vec<f64>,
+    ys: Vec<f64>,
+    octaves: Vec<OctaveGrid>,
+    sums: Sums,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+}
 
 impl Fbm {
     /// Fills `values` (row-major, `size[0] · size[1]`) with the fractal noise of `spec`'s
@@ -225,43 +234,78 @@ impl Fbm {
         tables: &NoiseTables,
         spec: &GridSpec,
         values: &mut [f32],
+        gradients: Option<&mut [[f32; 2]]>,
+        force_sparse: bool,
+    ) {
+        SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+            Ok(mut scratch) => self.fill_fast_in(
+                &mut scratch,
+                kernel,
+                tables,
+                spec,
+                values,
+                gradients,
+                force_sparse,
+            ),
+            // Only if a fill runs inside another on this thread: work in fresh memory.
+            Err(_) => self.fill_fast_in(
+                &mut Scratch::default(),
+                kernel,
+                tables,
+                spec,
+                values,
+                gradients,
+                force_sparse,
+            ),
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn fill_fast_in(
+        &self,
+        scratch: &mut Scratch,
+        kernel: GridKernel,
+        tables: &NoiseTables,
+        spec: &GridSpec,
+        values: &mut [f32],
         mut gradients: Option<&mut [[f32; 2]]>,
         force_sparse: bool,
     ) {
         let [width, height] = spec.size;
-        let (xs, ys) = (spec.positions(0), spec.positions(1));
+        let Scratch {
+            xs,
+            ys,
+            octaves,
+            sums,
+        } = scratch;
+        xs.clear();
+        xs.extend((0..width).map(|i| spec.position(0, i)));
+        ys.clear();
+        ys.extend((0..height).map(|j| spec.position(1, j)));
         let isa = simd::Isa::for_kernel(kernel);
-        let mut octaves: Vec<OctaveGrid> = self
-            .octave_list()
-            .map(|o| {
-                let mut cols = Columns::new(Axis::new(&xs, &o, self.fade), isa.lanes());
-                if force_sparse {
-                    cols.span = 0;
-                }
-                OctaveGrid {
-                    weights: Weights {
-                        amplitude: o.amplitude as f32,
-                        amplitude_frequency: (o.amplitude * o.frequency) as f32,
-                    },
-                    grads: GradientRows::new(tables, &cols),
-                    rows: Axis::new(&ys, &o, self.fade),
-                    cols,
-                }
-            })
-            .collect();
+        let count = self.octave_list().count();
+        octaves.resize_with(count, OctaveGrid::default);
+        for (o, grid) in self.octave_list().zip(octaves.iter_mut()) {
+            grid.weights = Weights {
+                amplitude: o.amplitude as f32,
+                amplitude_frequency: (o.amplitude * o.frequency) as f32,
+            };
+            grid.cols.axis.rebuild(xs, &o, self.fade);
+            grid.cols.rebuild(isa.lanes());
+            if force_sparse {
+                grid.cols.span = 0;
+            }
+            grid.grads.reset(tables, &grid.cols);
+            grid.rows.rebuild(ys, &o, self.fade);
+        }
+        let octaves = &mut octaves[..count];
         let norm = self.amplitude_sum() as f32;
         let slopes = gradients.is_some();
-        let mut sums = Sums {
-            width,
-            first_row: 0,
-            value: Vec::new(),
-            dx: Vec::new(),
-            dy: Vec::new(),
-        };
+        sums.width = width;
         for first in (0..height).step_by(STRIP_ROWS) {
             let strip = first..(first + STRIP_ROWS).min(height);
             sums.reset(strip.clone(), slopes);
-            for o in &mut octaves {
+            for o in octaves.iter_mut() {
                 // Bands: runs of rows inside one lattice row.
                 let mut start = strip.start;
                 while start < strip.end {
@@ -275,9 +319,7 @@ impl Fbm {
                     };
                     if o.cols.dense() {
                         o.grads.load(tables, self.hashing, &o.cols, y0);
-                        simd::accumulate(
-                            isa, &o.cols, &o.grads, &band, self.mode, o.weights, &mut sums,
-                        );
+                        simd::accumulate(isa, &o.cols, &o.grads, &band, self.mode, o.weights, sums);
                     } else {
                         kernel::accumulate_sparse(
                             tables,
@@ -287,7 +329,7 @@ impl Fbm {
                             y0,
                             self.mode,
                             o.weights,
-                            &mut sums,
+                            sums,
                         );
                     }
                     start = end;

@@ -84,6 +84,8 @@ mod x86 {
         const N: usize;
         unsafe fn load(p: *const f32) -> Self::V;
         unsafe fn store(p: *mut f32, v: Self::V);
+        /// Stores lanes `from..N` only.
+        unsafe fn store_from(p: *mut f32, v: Self::V, from: usize);
         /// Loads `N` lane indices and picks lanes of the `N`-wide window at `p` by them.
         unsafe fn index(p: *const i32) -> Self::V;
         unsafe fn pick(p: *const f32, index: Self::V) -> Self::V;
@@ -110,6 +112,16 @@ mod x86 {
         #[inline(always)]
         unsafe fn store(p: *mut f32, v: __m256) {
             unsafe { _mm256_storeu_ps(p, v) }
+        }
+        #[inline(always)]
+        unsafe fn store_from(p: *mut f32, v: __m256, from: usize) {
+            unsafe {
+                let keep = _mm256_cmpgt_epi32(
+                    _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+                    _mm256_set1_epi32(from as i32 - 1),
+                );
+                _mm256_maskstore_ps(p, keep, v)
+            }
         }
         #[inline(always)]
         unsafe fn index(p: *const i32) -> __m256 {
@@ -155,6 +167,12 @@ mod x86 {
         #[inline(always)]
         unsafe fn store(p: *mut f32, v: __m512) {
             unsafe { _mm512_storeu_ps(p, v) }
+        }
+        #[inline(always)]
+        unsafe fn store_from(p: *mut f32, v: __m512, from: usize) {
+            unsafe {
+                _mm512_mask_storeu_ps(p, (u16::MAX as u32).wrapping_shl(from as u32) as u16, v)
+            }
         }
         #[inline(always)]
         unsafe fn index(p: *const i32) -> __m512 {
@@ -255,7 +273,6 @@ mod x86 {
                 (true, _) => avx2(&args, sums),
                 (false, _) => scalar_with_fma(&args, 0..sums.width, sums),
             }
-            scalar_with_fma(&args, full..sums.width, sums);
         }
     }
 
@@ -323,93 +340,152 @@ mod x86 {
         }
     }
 
-    /// [`kernel::accumulate`], `L::N` lanes at a time, over the full blocks; blocks that do not
-    /// fit go to the scalar twin.
+    /// [`kernel::accumulate`], `L::N` lanes at a time, over the full blocks and the overlapping
+    /// tail block; blocks that do not fit go to the scalar twin.
     ///
     /// # Safety
     /// The features of `L` are enabled in the caller; lengths checked by [`accumulate`].
     #[inline(always)]
     unsafe fn run<L: Lanes, const MODE: u8, const SLOPES: bool>(a: &Args, sums: &mut Sums) {
-        let (cols, grads, band) = (a.cols, a.grads, a.band);
-        let (ax, rows) = (&cols.axis, band.rows);
-        // SAFETY: every access is within the lengths checked by `accumulate`: c + N <= full,
-        // base + 1 + N <= window, sums indices below `sums_len`, rows below `band.range.end`.
+        let cols = a.cols;
+        for (b, block) in cols.blocks.iter().enumerate() {
+            let c = b * L::N;
+            if block.fits && block.base as usize + 1 + L::N <= a.window {
+                // SAFETY: c + N <= full and the window checked just above.
+                unsafe {
+                    run_block::<L, MODE, SLOPES, false>(
+                        a,
+                        sums,
+                        c,
+                        block.base as usize,
+                        cols.lane.as_ptr().add(c),
+                        0,
+                    )
+                };
+            } else {
+                kernel::accumulate(cols, a.grads, a.band, c..c + L::N, a.mode, a.w, sums);
+            }
+        }
+        let full = cols.blocks.len() * L::N;
+        match &cols.tail {
+            Some(t)
+                if t.block.fits
+                    && t.block.base as usize + 1 + L::N <= a.window
+                    && t.lane.len() == L::N
+                    && t.first + L::N == sums.width =>
+            {
+                // SAFETY: the tail block's columns are the last N of the row, its lanes were
+                // just checked, and only lanes from `keep_from` (columns >= full) are stored.
+                unsafe {
+                    run_block::<L, MODE, SLOPES, true>(
+                        a,
+                        sums,
+                        t.first,
+                        t.block.base as usize,
+                        t.lane.as_ptr(),
+                        t.keep_from,
+                    )
+                };
+            }
+            _ => kernel::accumulate(cols, a.grads, a.band, full..sums.width, a.mode, a.w, sums),
+        }
+    }
+
+    /// One block of `L::N` columns starting at column `c`, down the band. With `TAIL`, only
+    /// lanes `keep_from..N` are stored.
+    ///
+    /// # Safety
+    /// As [`run`], and `c + N <= width`, `base + 1 + N <= window`, `lane` holds N indices.
+    #[inline(always)]
+    unsafe fn run_block<L: Lanes, const MODE: u8, const SLOPES: bool, const TAIL: bool>(
+        a: &Args,
+        sums: &mut Sums,
+        c: usize,
+        base: usize,
+        lane: *const i32,
+        keep_from: usize,
+    ) {
+        let (grads, band) = (a.grads, a.band);
+        let (ax, rows) = (&a.cols.axis, band.rows);
+        let store = |p: *mut f32, v: L::V| {
+            // SAFETY: p is within the row (caller's contract).
+            unsafe {
+                if TAIL {
+                    L::store_from(p, v, keep_from)
+                } else {
+                    L::store(p, v)
+                }
+            }
+        };
+        // SAFETY: every access is within the caller's contract and the lengths checked by
+        // `accumulate`: sums indices below `sums_len`, rows below `band.range.end`.
         unsafe {
             let amplitude = L::splat(a.w.amplitude);
             let amplitude_frequency = L::splat(a.w.amplitude_frequency);
             let one = L::splat(1.0);
             let (lx, ly) = (grads.lower[0].as_ptr(), grads.lower[1].as_ptr());
             let (ux, uy) = (grads.upper[0].as_ptr(), grads.upper[1].as_ptr());
-            for (b, block) in cols.blocks.iter().enumerate() {
-                let c = b * L::N;
-                let base = block.base as usize;
-                if !block.fits || base + 1 + L::N > a.window {
-                    kernel::accumulate(cols, grads, band, c..c + L::N, a.mode, a.w, sums);
-                    continue;
-                }
-                // Taken after any scalar call above, so no reference to the sums outlives them.
-                let (value, dx, dy) = (
-                    sums.value.as_mut_ptr(),
-                    sums.dx.as_mut_ptr(),
-                    sums.dy.as_mut_ptr(),
+            let (value, dx, dy) = (
+                sums.value.as_mut_ptr(),
+                sums.dx.as_mut_ptr(),
+                sums.dy.as_mut_ptr(),
+            );
+            let k = L::index(lane);
+            let pick = |p: *const f32| L::pick(p.add(base), k);
+            // kernel::Corners, lane by lane.
+            let g = [
+                pick(lx),
+                pick(ly),
+                pick(lx.add(1)),
+                pick(ly.add(1)),
+                pick(ux),
+                pick(uy),
+                pick(ux.add(1)),
+                pick(uy.add(1)),
+            ];
+            let tx = L::load(ax.frac.as_ptr().add(c));
+            let u = L::load(ax.fade.as_ptr().add(c));
+            // kernel::band_constants.
+            let txm1 = L::sub(tx, one);
+            let (a00, a10) = (L::mul(g[0], tx), L::mul(g[2], txm1));
+            let (a01, a11) = (L::mul(g[4], tx), L::mul(g[6], txm1));
+            let (lower, upper) = (L::sub(a10, a00), L::sub(a11, a01));
+            let t0 = L::fma(u, lower, a00);
+            let t1 = L::fma(u, L::sub(g[3], g[1]), g[1]);
+            let b0 = L::fma(u, upper, a01);
+            let b1 = L::fma(u, L::sub(g[7], g[5]), g[5]);
+            let d0 = L::sub(L::sub(b0, b1), t0);
+            let d1 = L::sub(b1, t1);
+            let (mut t0x, mut t1x, mut d0x, mut d1x) = (one, one, one, one);
+            if SLOPES {
+                let du = L::load(ax.dfade.as_ptr().add(c));
+                t0x = L::fma(du, lower, L::fma(u, L::sub(g[2], g[0]), g[0]));
+                t1x = L::mul(du, L::sub(g[3], g[1]));
+                let b0x = L::fma(du, upper, L::fma(u, L::sub(g[6], g[4]), g[4]));
+                let b1x = L::mul(du, L::sub(g[7], g[5]));
+                d0x = L::sub(L::sub(b0x, b1x), t0x);
+                d1x = L::sub(b1x, t1x);
+            }
+            for r in band.range.clone() {
+                // kernel::sample, then the octave's share of the sums.
+                let ty = L::splat(*rows.frac.get_unchecked(r));
+                let v = L::splat(*rows.fade.get_unchecked(r));
+                let top = L::fma(ty, t1, t0);
+                let dif = L::fma(ty, d1, d0);
+                let n = L::fma(v, dif, top);
+                let (shaped, slope) = shape::<L, MODE>(n);
+                let i = sums.at(r, c);
+                store(
+                    value.add(i),
+                    L::fma(shaped, amplitude, L::load(value.add(i))),
                 );
-                let k = L::index(cols.lane.as_ptr().add(c));
-                let pick = |p: *const f32| L::pick(p.add(base), k);
-                // kernel::Corners, lane by lane.
-                let g = [
-                    pick(lx),
-                    pick(ly),
-                    pick(lx.add(1)),
-                    pick(ly.add(1)),
-                    pick(ux),
-                    pick(uy),
-                    pick(ux.add(1)),
-                    pick(uy.add(1)),
-                ];
-                let tx = L::load(ax.frac.as_ptr().add(c));
-                let u = L::load(ax.fade.as_ptr().add(c));
-                // kernel::band_constants.
-                let txm1 = L::sub(tx, one);
-                let (a00, a10) = (L::mul(g[0], tx), L::mul(g[2], txm1));
-                let (a01, a11) = (L::mul(g[4], tx), L::mul(g[6], txm1));
-                let (lower, upper) = (L::sub(a10, a00), L::sub(a11, a01));
-                let t0 = L::fma(u, lower, a00);
-                let t1 = L::fma(u, L::sub(g[3], g[1]), g[1]);
-                let b0 = L::fma(u, upper, a01);
-                let b1 = L::fma(u, L::sub(g[7], g[5]), g[5]);
-                let d0 = L::sub(L::sub(b0, b1), t0);
-                let d1 = L::sub(b1, t1);
-                let (mut t0x, mut t1x, mut d0x, mut d1x) = (one, one, one, one);
                 if SLOPES {
-                    let du = L::load(ax.dfade.as_ptr().add(c));
-                    t0x = L::fma(du, lower, L::fma(u, L::sub(g[2], g[0]), g[0]));
-                    t1x = L::mul(du, L::sub(g[3], g[1]));
-                    let b0x = L::fma(du, upper, L::fma(u, L::sub(g[6], g[4]), g[4]));
-                    let b1x = L::mul(du, L::sub(g[7], g[5]));
-                    d0x = L::sub(L::sub(b0x, b1x), t0x);
-                    d1x = L::sub(b1x, t1x);
-                }
-                for r in band.range.clone() {
-                    // kernel::sample, then the octave's share of the sums.
-                    let ty = L::splat(*rows.frac.get_unchecked(r));
-                    let v = L::splat(*rows.fade.get_unchecked(r));
-                    let top = L::fma(ty, t1, t0);
-                    let dif = L::fma(ty, d1, d0);
-                    let n = L::fma(v, dif, top);
-                    let (shaped, slope) = shape::<L, MODE>(n);
-                    let i = sums.at(r, c);
-                    L::store(
-                        value.add(i),
-                        L::fma(shaped, amplitude, L::load(value.add(i))),
-                    );
-                    if SLOPES {
-                        let dv = L::splat(*rows.dfade.get_unchecked(r));
-                        let ddx = L::fma(v, L::fma(ty, d1x, d0x), L::fma(ty, t1x, t0x));
-                        let ddy = L::fma(dv, dif, L::fma(v, d1, t1));
-                        let kk = L::mul(slope, amplitude_frequency);
-                        L::store(dx.add(i), L::fma(ddx, kk, L::load(dx.add(i))));
-                        L::store(dy.add(i), L::fma(ddy, kk, L::load(dy.add(i))));
-                    }
+                    let dv = L::splat(*rows.dfade.get_unchecked(r));
+                    let ddx = L::fma(v, L::fma(ty, d1x, d0x), L::fma(ty, t1x, t0x));
+                    let ddy = L::fma(dv, dif, L::fma(v, d1, t1));
+                    let kk = L::mul(slope, amplitude_frequency);
+                    store(dx.add(i), L::fma(ddx, kk, L::load(dx.add(i))));
+                    store(dy.add(i), L::fma(ddy, kk, L::load(dy.add(i))));
                 }
             }
         }
