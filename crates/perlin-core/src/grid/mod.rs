@@ -337,7 +337,7 @@ impl Fbm {
             }
             let cells = strip.start * width..strip.end * width;
             self.finish_strip(
-                &sums,
+                sums,
                 norm,
                 &mut values[cells.clone()],
                 gradients.as_deref_mut().map(|g| &mut g[cells]),
