@@ -1,0 +1,122 @@
+//! The `.terrain.ron` asset loader: RON through serde, then [`TerrainConfig::validate`]. Every
+//! error names the file, the field and what is allowed.
+
+use super::{ConfigError, TerrainConfig};
+use bevy::asset::io::Reader;
+use bevy::asset::{AssetLoader, LoadContext};
+use bevy::reflect::TypePath;
+
+/// Loads [`TerrainConfig`] assets from `.terrain.ron` files.
+#[derive(Default, TypePath)]
+pub struct TerrainConfigLoader;
+
+/// Why a `.terrain.ron` file did not become a [`TerrainConfig`].
+#[derive(Debug, thiserror::Error)]
+pub enum TerrainConfigLoadError {
+    /// The file could not be read.
+    #[error("{path}: could not be read: {source}")]
+    Io {
+        /// The asset path.
+        path: String,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The file is not valid RON for a `TerrainConfig`.
+    #[error("{path}:{line}:{column}: `{field}`: {message}")]
+    Parse {
+        /// The asset path.
+        path: String,
+        /// Where in the file, 1-based.
+        line: usize,
+        /// Column, 1-based.
+        column: usize,
+        /// The field being read, e.g. `noise.octaves` (`.` for the top level).
+        field: String,
+        /// What the parser expected.
+        message: String,
+    },
+    /// The file parsed, but a value is out of range.
+    #[error("{path}: {error}")]
+    Invalid {
+        /// The asset path.
+        path: String,
+        /// The field, its value and the allowed range.
+        error: ConfigError,
+    },
+}
+
+/// Parses and validates a config; `path` only labels the errors. The loader's whole work,
+/// callable without an `App`.
+pub fn parse_config(path: &str, bytes: &[u8]) -> Result<TerrainConfig, TerrainConfigLoadError> {
+    let parse_error =
+        |line, column, field: String, message: String| TerrainConfigLoadError::Parse {
+            path: path.to_owned(),
+            line,
+            column,
+            field,
+            message,
+        };
+    let mut deserializer = ron::Deserializer::from_bytes(bytes).map_err(|e| {
+        parse_error(
+            e.span.start.line,
+            e.span.start.col,
+            ".".into(),
+            e.code.to_string(),
+        )
+    })?;
+    let config: TerrainConfig =
+        serde_path_to_error::deserialize(&mut deserializer).map_err(|e| {
+            let field = e.path().to_string();
+            let position = deserializer.span_error(ron::Error::Eof).span.start;
+            parse_error(
+                position.line,
+                position.col,
+                field,
+                e.into_inner().to_string(),
+            )
+        })?;
+    deserializer.end().map_err(|e| {
+        let position = deserializer.span_error(ron::Error::Eof).span.start;
+        parse_error(
+            position.line,
+            position.col,
+            ".".into(),
+            format!("{e} after the config"),
+        )
+    })?;
+    config
+        .validate()
+        .map_err(|error| TerrainConfigLoadError::Invalid {
+            path: path.to_owned(),
+            error,
+        })?;
+    Ok(config)
+}
+
+impl AssetLoader for TerrainConfigLoader {
+    type Asset = TerrainConfig;
+    type Settings = ();
+    type Error = TerrainConfigLoadError;
+
+    async fn load(
+        &self,
+        reader: &mut dyn Reader,
+        _settings: &(),
+        load_context: &mut LoadContext<'_>,
+    ) -> Result<TerrainConfig, TerrainConfigLoadError> {
+        let path = load_context.path().to_string();
+        let mut bytes = Vec::new();
+        reader
+            .read_to_end(&mut bytes)
+            .await
+            .map_err(|source| TerrainConfigLoadError::Io {
+                path: path.clone(),
+                source,
+            })?;
+        parse_config(&path, &bytes)
+    }
+
+    fn extensions(&self) -> &[&str] {
+        &["terrain.ron"]
+    }
+}

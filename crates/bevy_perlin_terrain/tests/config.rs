@@ -1,0 +1,207 @@
+//! Configs: RON errors name the file, the field and the allowed range; a changed config
+//! regenerates every chunk without holes; a broken file keeps the terrain on screen.
+
+mod common;
+
+use bevy::asset::{AssetLoadFailedEvent, AssetServer, Assets};
+use bevy::prelude::*;
+use bevy_perlin_terrain::config::{TerrainConfigLoadError, parse_config};
+use bevy_perlin_terrain::prelude::*;
+use common::*;
+
+fn error_text(ron: &str) -> String {
+    match parse_config("terrain/bad.terrain.ron", ron.as_bytes()) {
+        Ok(config) => panic!("accepted {config:?}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn out_of_range_values_name_the_file_the_field_and_the_range() {
+    for (ron, field, allowed) in [
+        ("(chunk_resolution: 100)", "chunk_resolution", "2^k + 1"),
+        ("(height_scale: -3.0)", "height_scale", "0.001 to 100000"),
+        ("(noise: (octaves: 0))", "noise.octaves", "1 to 32"),
+        ("(noise: (lacunarity: 0.0))", "noise.lacunarity", "> 0"),
+        (
+            "(max_tasks_in_flight: 0)",
+            "max_tasks_in_flight",
+            "1 to 256",
+        ),
+        (
+            "(lod_distances: [300.0, 100.0])",
+            "lod_distances[1]",
+            "increasing",
+        ),
+        (
+            "(colours: (rock_slope: 2.0))",
+            "colours.rock_slope",
+            "0 to 1",
+        ),
+        ("(view_distance: inf)", "view_distance", "finite"),
+    ] {
+        let text = error_text(ron);
+        assert!(text.starts_with("terrain/bad.terrain.ron"), "{text}");
+        assert!(
+            text.contains(&format!("`{field}`")) && text.contains(allowed),
+            "{ron}: {text}"
+        );
+    }
+}
+
+#[test]
+fn malformed_files_name_the_file_the_position_and_the_field() {
+    let text = error_text("(\n  noise: (octaves: \"six\"),\n)");
+    assert!(text.starts_with("terrain/bad.terrain.ron:2:"), "{text}");
+    assert!(
+        text.contains("`noise.octaves`") && text.contains("integer"),
+        "{text}"
+    );
+    let text = error_text("(seed: 1, hieght_scale: 2.0)");
+    assert!(
+        text.contains("hieght_scale") && text.contains("height_scale"),
+        "{text}"
+    );
+    let text = error_text("(seed: 1,");
+    assert!(text.starts_with("terrain/bad.terrain.ron:1:"), "{text}");
+    assert!(matches!(
+        parse_config("x", b"not ron at all"),
+        Err(TerrainConfigLoadError::Parse { .. })
+    ));
+    // A valid file parses to the same config as code would build.
+    let ok = parse_config(
+        "ok",
+        b"(seed: 5, noise: (octaves: 3), chunk_resolution: 33)",
+    )
+    .expect("valid");
+    assert_eq!(ok.seed, 5);
+    assert_eq!(ok.noise.octaves, 3);
+    assert_eq!(ok.chunk_resolution, 33);
+}
+
+/// A temporary asset folder with `terrain/test.terrain.ron` holding `config`.
+fn asset_dir(name: &str, config: &TerrainConfig) -> String {
+    let dir = std::env::temp_dir().join(format!("bpt-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("terrain")).expect("temp dir");
+    let text =
+        ron::ser::to_string_pretty(config, ron::ser::PrettyConfig::default()).expect("serialises");
+    std::fs::write(dir.join("terrain/test.terrain.ron"), text).expect("write");
+    std::fs::write(
+        dir.join("terrain/broken.terrain.ron"),
+        "(\n  seed: 3,\n  chunk_size: -8.0,\n)",
+    )
+    .expect("write");
+    dir.to_string_lossy().into_owned()
+}
+
+#[test]
+fn a_changed_config_asset_regenerates_every_chunk_without_holes() {
+    let config = small_config();
+    let dir = asset_dir("reload", &config);
+    let plugin = PerlinTerrainPlugin::from_asset("terrain/test.terrain.ron");
+    let (mut app, _) = app_with(plugin, &dir, Vec3::new(0.0, 80.0, 0.0));
+    run_until(&mut app, 3000, settled).expect("terrain from the asset settles");
+    let before = chunks(&mut app);
+    let generation = app.world().resource::<ActiveTerrainConfig>().generation;
+    // What a hot reload does: the asset's value changes and Bevy sends `Modified`.
+    let handle = match app.world().resource::<TerrainConfigSource>() {
+        TerrainConfigSource::Asset(h) => h.clone(),
+        other => panic!("source is {other:?}"),
+    };
+    app.world_mut()
+        .resource_mut::<Assets<TerrainConfig>>()
+        .get_mut(&handle)
+        .expect("loaded")
+        .height_scale = 400.0;
+    let mut fewest = usize::MAX;
+    run_until(&mut app, 3000, |app| {
+        fewest = fewest.min(chunks(app).len());
+        let active = app.world().resource::<ActiveTerrainConfig>();
+        active.generation > generation && settled(app)
+    })
+    .expect("regenerates");
+    assert_eq!(
+        app.world()
+            .resource::<ActiveTerrainConfig>()
+            .config
+            .height_scale,
+        400.0
+    );
+    // Same entities throughout: the old meshes stayed until their replacements arrived.
+    assert!(
+        fewest >= before.len(),
+        "{fewest} chunks at one point, {} before",
+        before.len()
+    );
+    let after = chunks(&mut app);
+    assert_eq!(after.len(), before.len());
+    let sampler = app.world().resource::<TerrainSampler>().clone();
+    let (_, any) = after[0];
+    let spacing = small_config().vertex_spacing(any.lod) as f64;
+    let quads = small_config().resolution_at(any.lod) as i64 - 1;
+    let (positions, _) = mesh_of(&app, after[0].0);
+    let h = sampler.height(
+        (any.coord.x as i64 * quads) as f64 * spacing,
+        (any.coord.y as i64 * quads) as f64 * spacing,
+    );
+    assert_eq!(positions[0][1], h, "meshes follow the new height scale");
+}
+
+#[test]
+fn a_broken_config_file_keeps_the_terrain_and_reports_the_field() {
+    let config = small_config();
+    let dir = asset_dir("broken", &config);
+    let plugin = PerlinTerrainPlugin::from_asset("terrain/test.terrain.ron");
+    let (mut app, _) = app_with(plugin, &dir, Vec3::new(0.0, 80.0, 0.0));
+    run_until(&mut app, 3000, settled).expect("terrain settles");
+    let before = chunks(&mut app);
+    let generation = app.world().resource::<ActiveTerrainConfig>().generation;
+    // Switch to the broken file, as a preset key would.
+    let broken = app
+        .world()
+        .resource::<AssetServer>()
+        .load::<TerrainConfig>("terrain/broken.terrain.ron");
+    *app.world_mut().resource_mut::<TerrainConfigSource>() = TerrainConfigSource::Asset(broken);
+    let mut failure = None;
+    run_until(&mut app, 600, |app| {
+        let mut messages = app
+            .world_mut()
+            .resource_mut::<Messages<AssetLoadFailedEvent<TerrainConfig>>>();
+        failure = failure
+            .take()
+            .or_else(|| messages.drain().next().map(|e| e.error.to_string()));
+        failure.is_some()
+    })
+    .expect("the load fails");
+    let failure = failure.unwrap_or_default();
+    assert!(
+        failure.contains("broken.terrain.ron")
+            && failure.contains("`chunk_size`")
+            && failure.contains("0.5 to 100000"),
+        "{failure}"
+    );
+    for _ in 0..30 {
+        app.update();
+    }
+    assert_eq!(
+        app.world().resource::<ActiveTerrainConfig>().generation,
+        generation
+    );
+    let after = chunks(&mut app);
+    assert_eq!(after, before, "the terrain on screen stays");
+}
+
+#[test]
+fn an_invalid_config_in_code_falls_back_to_the_default() {
+    let bad = TerrainConfig {
+        chunk_resolution: 3,
+        ..small_config()
+    };
+    let (mut app, _) = app(bad, Vec3::ZERO);
+    app.update();
+    app.update();
+    assert_eq!(
+        app.world().resource::<ActiveTerrainConfig>().config,
+        TerrainConfig::default()
+    );
+}

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Renders every preset with the fly example's screenshot mode under Xvfb (software Vulkan) and
+# fails unless each picture shows terrain. Installs xvfb and mesa-vulkan-drivers when missing.
+# Builds the example in the dev profile, as the tests are, so CI compiles Bevy once.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/bpt-target}"
+icd=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json
+missing=()
+command -v xvfb-run >/dev/null || missing+=(xvfb xauth)
+[ -f "$icd" ] || missing+=(mesa-vulkan-drivers)
+# winit's X11 backend loads these at run time.
+for lib in libX11.so.6 libXcursor.so.1 libXrandr.so.2 libXi.so.6 libxkbcommon-x11.so.0; do
+  ldconfig -p | grep -q "$lib" || { missing+=(libx11-6 libxcursor1 libxrandr2 libxi6 libxkbcommon-x11-0); break; }
+done
+if ((${#missing[@]})); then
+  echo "installing: ${missing[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+export VK_ICD_FILENAMES="$icd"
+cargo build --locked --example fly
+out="${RENDER_SMOKE_OUT:-$CARGO_TARGET_DIR/render-smoke}"
+mkdir -p "$out"
+status=0
+for preset in default islands alps dunes; do
+  rm -f "$out/$preset.png"
+  start=$(date +%s)
+  if TERRAIN_PRESET=$preset TERRAIN_SCREENSHOT="$out/$preset.png" \
+      timeout 600 xvfb-run -a -s "-screen 0 1280x720x24" "$CARGO_TARGET_DIR/debug/examples/fly" >"$out/$preset.log" 2>&1; then
+    echo "$preset: rendered in $(( $(date +%s) - start )) s"
+    python3 scripts/check_screenshot.py "$out/$preset.png" || status=1
+  else
+    echo "$preset: the fly example failed; its last lines:"; tail -20 "$out/$preset.log"; status=1
+  fi
+done
+exit $status
