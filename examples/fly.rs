@@ -12,6 +12,7 @@
 //! short scripted path, waits until the chunks in view are meshed, saves the window to
 //! `out.png` and exits 0; it exits 1 if no terrain chunk appeared within its time limit.
 
+use bevy::camera::Hdr;
 use bevy::camera_controller::free_camera::{FreeCamera, FreeCameraPlugin};
 use bevy::diagnostic::{DiagnosticsStore, FrameTimeDiagnosticsPlugin};
 use bevy::light::CascadeShadowConfigBuilder;
@@ -22,7 +23,7 @@ use bevy_perlin_terrain::prelude::*;
 use std::time::{Duration, Instant};
 
 const PRESETS: [&str; 4] = ["default", "islands", "alps", "dunes"];
-const SKY: Color = Color::srgb(0.53, 0.70, 0.90);
+const SKY: Color = Color::srgb(0.45, 0.68, 0.95);
 /// The camera never goes lower than this above the ground.
 const CLEARANCE: f32 = 3.0;
 
@@ -63,7 +64,7 @@ fn main() -> AppExit {
     .insert_resource(ClearColor(SKY))
     .insert_resource(GlobalAmbientLight {
         color: Color::srgb(0.75, 0.82, 1.0),
-        brightness: 600.0,
+        brightness: 1500.0,
         ..default()
     })
     .insert_resource(Preset(preset))
@@ -75,9 +76,13 @@ fn main() -> AppExit {
     if let Some(path) = screenshot {
         app.insert_resource(ScreenshotRun::new(path)).add_systems(
             Update,
-            screenshot_run
-                .before(keep_above_ground)
-                .after(TerrainSet::Upload),
+            (
+                raise_budgets.before(TerrainSet::Config),
+                fail_on_load_error,
+                screenshot_run
+                    .before(keep_above_ground)
+                    .after(TerrainSet::Upload),
+            ),
         );
     }
     app.run()
@@ -90,6 +95,8 @@ fn setup(
 ) {
     commands.spawn((
         Camera3d::default(),
+        // Tonemap the clear colour too, so fully fogged ground matches the sky behind it.
+        Hdr,
         Transform::from_xyz(0.0, 400.0, 0.0).looking_to(Vec3::new(0.3, -0.32, -1.0), Vec3::Y),
         FreeCamera {
             walk_speed: 60.0,
@@ -158,18 +165,26 @@ fn switch_preset(
         KeyCode::Digit3,
         KeyCode::Digit4,
     ];
-    if let Some(index) = digits.iter().position(|k| keys.just_pressed(*k)) {
-        if index != preset.0 {
-            preset.0 = index;
-            *source = TerrainConfigSource::Path(preset_path(index));
-        }
+    if let Some(index) = digits.iter().position(|k| keys.just_pressed(*k))
+        && index != preset.0
+    {
+        preset.0 = index;
+        *source = TerrainConfigSource::Path(preset_path(index));
     }
 }
+
+/// The camera's position and fog, apart from the water's transform.
+type CameraFog<'w, 's> = Single<
+    'w,
+    's,
+    (&'static Transform, &'static mut DistanceFog),
+    (With<Camera3d>, Without<Water>),
+>;
 
 /// Water at sea level under the camera, fog hiding the streaming edge of this config.
 fn follow_config(
     active: Option<Res<ActiveTerrainConfig>>,
-    camera: Single<(&Transform, &mut DistanceFog), (With<Camera3d>, Without<Water>)>,
+    camera: CameraFog,
     mut water: Single<&mut Transform, With<Water>>,
 ) {
     let Some(active) = active else { return };
@@ -189,14 +204,18 @@ fn follow_config(
 /// Puts the camera above the ground when the terrain first appears, and never lets it sink in.
 fn keep_above_ground(
     sampler: Option<Res<TerrainSampler>>,
+    active: Option<Res<ActiveTerrainConfig>>,
     mut camera: Single<&mut Transform, With<Camera3d>>,
     mut placed: Local<bool>,
 ) {
-    let Some(sampler) = sampler else { return };
+    let (Some(sampler), Some(active)) = (sampler, active) else {
+        return;
+    };
     let p = camera.translation;
     let ground = sampler.height(p.x as f64, p.z as f64);
     if !*placed {
-        camera.translation.y = ground + 70.0;
+        // High enough to see over the hills of tall terrains, low enough to see the ground.
+        camera.translation.y = ground + (0.6 * active.config.height_scale).max(70.0);
         *placed = true;
     }
     camera.translation.y = camera.translation.y.max(ground + CLEARANCE);
@@ -215,7 +234,7 @@ fn update_hud(
         .unwrap_or(0.0);
     let p = camera.translation;
     hud.0 = format!(
-        "{fps:.0} fps   chunks {}   tasks {}\nposition {:.0}, {:.0}, {:.0}   preset {} ({}/4)\nWASD fly · E/Q up/down · Shift fast · wheel speed · right mouse or M look · 1-4 presets",
+        "{fps:.0} fps   chunks {}   tasks {}\nposition {:.0}, {:.0}, {:.0}   preset {} ({}/4)\nWASD fly | E/Q up/down | Shift fast | wheel speed | right mouse or M look | 1-4 presets",
         registry.loaded_count(),
         registry.tasks_in_flight(),
         p.x,
@@ -224,6 +243,40 @@ fn update_hud(
         PRESETS[preset.0],
         preset.0 + 1,
     );
+}
+
+/// Screenshot mode renders in software at a few frames per second: let the loaded preset
+/// stream with larger per-frame budgets, so the picture does not wait on the frame count.
+fn raise_budgets(
+    source: Res<TerrainConfigSource>,
+    mut configs: ResMut<Assets<TerrainConfig>>,
+    mut done: Local<bool>,
+) {
+    if *done {
+        return;
+    }
+    if let TerrainConfigSource::Asset(handle) = &*source
+        && let Some(mut config) = configs.get_mut(handle)
+    {
+        config.max_uploads_per_frame = 256;
+        config.max_tasks_in_flight = 32;
+        *done = true;
+    }
+}
+
+/// Screenshot mode fails at once when the preset cannot load, instead of at its time limit.
+fn fail_on_load_error(
+    source: Res<TerrainConfigSource>,
+    asset_server: Res<AssetServer>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    if let TerrainConfigSource::Asset(handle) = &*source
+        && asset_server.load_state(handle).is_failed()
+    {
+        // Bevy has already logged why (our loader names the file and the field).
+        error!("the terrain preset failed to load; no screenshot");
+        exit.write(AppExit::error());
+    }
 }
 
 /// The scripted flight of screenshot mode.

@@ -45,7 +45,8 @@ fn run(args: Vec<String>) -> Result<String, String> {
     };
     let pixels = number(2, 768.0)?;
     let metres = number(3, 4096.0)?;
-    if !(16.0..=8192.0).contains(&pixels) || !(metres.is_finite() && metres > 0.0) {
+    let sizes_ok = (16.0..=8192.0).contains(&pixels) && metres.is_finite() && metres > 0.0;
+    if !sizes_ok {
         return Err(format!(
             "pixels must be 16 to 8192 and metres positive; {usage}"
         ));
@@ -53,7 +54,7 @@ fn run(args: Vec<String>) -> Result<String, String> {
     let pixels = pixels as usize;
     let bytes = std::fs::read(config_path).map_err(|e| format!("{config_path}: {e}"))?;
     let config = parse_config(config_path, &bytes).map_err(|e| e.to_string())?;
-    let tables = NoiseTables::new(config.seed);
+    let tables = NoiseTables::from_seed(config.seed);
     let step = metres / pixels as f64;
     let spec = GridSpec::new([-metres / 2.0, -metres / 2.0], step, [pixels, pixels]);
     let (heights, normals) =

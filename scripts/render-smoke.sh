@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Renders every preset with the fly example's screenshot mode under Xvfb (software Vulkan) and
 # fails unless each picture shows terrain. Installs xvfb and mesa-vulkan-drivers when missing.
+# Usage: scripts/render-smoke.sh [PRESET...] (default: all four).
 # Builds the example in the dev profile, as the tests are, so CI compiles Bevy once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,11 +20,16 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 export VK_ICD_FILENAMES="$icd"
-cargo build --locked --example fly
+# The example binary runs outside `cargo run`: tell Bevy where `assets/` is.
+export BEVY_ASSET_ROOT="$PWD"
+# `--workspace`: the same feature unification as `cargo test --workspace`, so Bevy builds once.
+cargo build --workspace --locked --examples
 out="${RENDER_SMOKE_OUT:-$CARGO_TARGET_DIR/render-smoke}"
 mkdir -p "$out"
 status=0
-for preset in default islands alps dunes; do
+presets=("$@")
+((${#presets[@]})) || presets=(default islands alps dunes)
+for preset in "${presets[@]}"; do
   rm -f "$out/$preset.png"
   start=$(date +%s)
   if TERRAIN_PRESET=$preset TERRAIN_SCREENSHOT="$out/$preset.png" \

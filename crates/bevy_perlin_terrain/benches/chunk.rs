@@ -73,7 +73,12 @@ fn chunk(c: &mut Criterion) {
     for resolution in [65u32, 129] {
         let config = config(resolution);
         group.throughput(Throughput::Elements((resolution * resolution) as u64));
-        let job = ChunkJob::new(Arc::new(NoiseTables::new(config.seed)), &config, coord, 0);
+        let job = ChunkJob::new(
+            Arc::new(NoiseTables::from_seed(config.seed)),
+            &config,
+            coord,
+            0,
+        );
         group.bench_with_input(
             BenchmarkId::new("bevy_perlin_terrain", resolution),
             &job,

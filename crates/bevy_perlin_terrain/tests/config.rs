@@ -137,7 +137,7 @@ fn a_changed_config_asset_regenerates_every_chunk_without_holes() {
     assert_eq!(after.len(), before.len());
     let sampler = app.world().resource::<TerrainSampler>().clone();
     let (_, any) = after[0];
-    let spacing = small_config().vertex_spacing(any.lod) as f64;
+    let spacing = small_config().vertex_spacing(any.lod);
     let quads = small_config().resolution_at(any.lod) as i64 - 1;
     let (positions, _) = mesh_of(&app, after[0].0);
     let h = sampler.height(

@@ -8,7 +8,7 @@
 //! ```
 //! use perlin_core::prelude::*;
 //!
-//! let tables = NoiseTables::new(42);
+//! let tables = NoiseTables::from_seed(42);
 //! let fbm = Fbm { octaves: 6, frequency: 1.0 / 64.0, ..Fbm::default() };
 //! fbm.validate().expect("a sane configuration");
 //! let h = fbm.sample2(&tables, 10.0, -3.5);

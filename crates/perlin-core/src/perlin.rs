@@ -151,6 +151,19 @@ impl Perlin {
     }
 }
 
+impl NoiseTables {
+    /// 2D Perlin noise of these tables with the default settings; see [`perlin2`].
+    pub fn perlin2(&self, x: f64, y: f64) -> f64 {
+        perlin2(self, x, y)
+    }
+
+    /// 3D Perlin noise of these tables with the default settings: with
+    /// [`NoiseTables::reference`], Ken Perlin's ImprovedNoise bit for bit; see [`perlin3`].
+    pub fn perlin3(&self, x: f64, y: f64, z: f64) -> f64 {
+        perlin3(self, x, y, z)
+    }
+}
+
 /// 1D Perlin noise with the default settings.
 pub fn perlin1(t: &NoiseTables, x: f64) -> f64 {
     Perlin::default().get1(t, x)

@@ -83,7 +83,7 @@ const fn gradients_4d() -> [[f64; 4]; 32] {
 /// The seeded lookup tables every table-mode generator reads: a doubled permutation of 0..=255
 /// and 256 random 2D unit gradients.
 ///
-/// Build it once per seed with [`NoiseTables::new`] and pass `&NoiseTables` to the generators.
+/// Build it once per seed with [`NoiseTables::from_seed`] and pass `&NoiseTables` to the generators.
 #[derive(Clone, PartialEq)]
 pub struct NoiseTables {
     seed: u64,
@@ -100,7 +100,7 @@ pub struct NoiseTables {
 impl NoiseTables {
     /// Builds the tables for `seed` with a ChaCha8 generator: first the 256 gradient angles
     /// (seed 000, algorithm 1), then the Fisher–Yates shuffle of 0..=255 (algorithm 3).
-    pub fn new(seed: u64) -> Self {
+    pub fn from_seed(seed: u64) -> Self {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut grad2 = [[0.0; 2]; 256];
         for g in &mut grad2 {
@@ -211,7 +211,7 @@ fn splitmix64(x: u64) -> u64 {
 impl Default for NoiseTables {
     /// The tables of seed 0.
     fn default() -> Self {
-        Self::new(0)
+        Self::from_seed(0)
     }
 }
 
@@ -230,7 +230,7 @@ mod tests {
     #[test]
     fn permutation_is_a_doubled_permutation() {
         for seed in [0, 1, 42, u64::MAX] {
-            let t = NoiseTables::new(seed);
+            let t = NoiseTables::from_seed(seed);
             let mut seen = [false; 256];
             for &v in &t.perm[..256] {
                 assert!(!seen[v as usize], "seed {seed}: {v} twice");
@@ -242,13 +242,13 @@ mod tests {
 
     #[test]
     fn gradients_are_unit_vectors_and_seeds_differ() {
-        let a = NoiseTables::new(1);
-        let b = NoiseTables::new(2);
+        let a = NoiseTables::from_seed(1);
+        let b = NoiseTables::from_seed(2);
         for g in a.gradients_2d() {
             assert!((g[0].hypot(g[1]) - 1.0).abs() < 1e-12);
         }
         assert_ne!(a.permutation(), b.permutation());
-        assert_eq!(NoiseTables::new(1), a, "same seed, same tables");
+        assert_eq!(NoiseTables::from_seed(1), a, "same seed, same tables");
     }
 
     #[test]
@@ -263,7 +263,7 @@ mod tests {
             let j = (rng.next_u32() as usize % i) + 1;
             p.swap(i, j);
         }
-        let t = NoiseTables::new(7);
+        let t = NoiseTables::from_seed(7);
         let ours: Vec<usize> = t.perm[..256].iter().map(|&v| v as usize).collect();
         assert_eq!(ours, p[1..=256]);
     }

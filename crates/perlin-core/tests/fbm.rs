@@ -180,7 +180,7 @@ fn ron_round_trips_and_rejects_unknown_fields() {
 
 #[test]
 fn normalised_sum_stays_in_range_and_contrast_and_size_apply_after_it() {
-    let t = NoiseTables::new(21);
+    let t = NoiseTables::from_seed(21);
     let plain = Fbm {
         frequency: 0.1,
         ..Fbm::default()
@@ -206,7 +206,7 @@ fn normalised_sum_stays_in_range_and_contrast_and_size_apply_after_it() {
 fn octave_shift_moves_every_octave_off_the_common_centre() {
     // Every octave of unshifted Perlin FBM is 0 at the origin: all octaves share that lattice
     // point, the centre of homothety of seed 004 §4.3. The shift breaks it.
-    let t = NoiseTables::new(5);
+    let t = NoiseTables::from_seed(5);
     let unshifted = Fbm {
         octave_shift: 0.0,
         ..Fbm::default()
@@ -231,7 +231,7 @@ fn octave_shift_moves_every_octave_off_the_common_centre() {
 
 #[test]
 fn modes_reshape_each_octave() {
-    let t = NoiseTables::new(2);
+    let t = NoiseTables::from_seed(2);
     let one = |mode| Fbm {
         octaves: 1,
         mode,
@@ -249,7 +249,7 @@ fn modes_reshape_each_octave() {
 
 #[test]
 fn warp_moves_the_sample_point() {
-    let t = NoiseTables::new(31);
+    let t = NoiseTables::from_seed(31);
     let warped = Fbm {
         warp: Some(DomainWarp {
             amplitude: 3.0,
@@ -271,7 +271,7 @@ fn warp_moves_the_sample_point() {
 
 /// Central differences of `sample2` against `sample2_with_gradient`.
 fn assert_gradient_matches(fbm: &Fbm, label: &str) {
-    let t = NoiseTables::new(44);
+    let t = NoiseTables::from_seed(44);
     let h = 1e-6;
     for i in 0..60 {
         let (x, y) = (i as f64 * 0.913 - 20.0, (i * 17 % 23) as f64 * 1.31 - 9.0);
@@ -367,7 +367,7 @@ fn analytic_gradients_match_central_differences() {
 
 #[test]
 fn sample3_uses_every_base() {
-    let t = NoiseTables::new(1);
+    let t = NoiseTables::from_seed(1);
     let values: Vec<f64> = [BaseNoise::Perlin, BaseNoise::Simplex, BaseNoise::Value]
         .iter()
         .map(|&base| {

@@ -12,7 +12,7 @@ fn lcg(state: &mut u64) -> f64 {
 
 #[test]
 fn perlin_is_zero_on_the_lattice_in_every_dimension() {
-    let t = NoiseTables::new(3);
+    let t = NoiseTables::from_seed(3);
     for hashing in [Hashing::Table, Hashing::Integer] {
         let p = Perlin {
             hashing,
@@ -30,7 +30,7 @@ fn perlin_is_zero_on_the_lattice_in_every_dimension() {
 
 #[test]
 fn table_mode_repeats_every_256_cells_and_integer_mode_does_not() {
-    let t = NoiseTables::new(8);
+    let t = NoiseTables::from_seed(8);
     let table = Perlin::default();
     let integer = Perlin {
         hashing: Hashing::Integer,
@@ -50,7 +50,7 @@ fn table_mode_repeats_every_256_cells_and_integer_mode_does_not() {
 #[test]
 fn negative_coordinates_are_continuous_through_zero() {
     // A truncating floor would put -0.0001 in cell 0 and break continuity (seed 004 §4.2).
-    let t = NoiseTables::new(4);
+    let t = NoiseTables::from_seed(4);
     let e = 1e-7;
     type Generator<'a> = (&'static str, Box<dyn Fn(f64) -> f64 + 'a>);
     let gens: [Generator; 5] = [
@@ -78,7 +78,7 @@ fn negative_coordinates_are_continuous_through_zero() {
 
 #[test]
 fn ranges_match_the_documentation() {
-    let t = NoiseTables::new(12);
+    let t = NoiseTables::from_seed(12);
     let mut s = 1u64;
     let (mut p2, mut s2, mut s3, mut s4, mut v2) = (0f64, 0f64, 0f64, 0f64, 0f64);
     for _ in 0..200_000 {
@@ -114,7 +114,7 @@ fn ranges_match_the_documentation() {
 
 #[test]
 fn value_noise_passes_through_its_lattice_values() {
-    let t = NoiseTables::new(6);
+    let t = NoiseTables::from_seed(6);
     for hashing in [Hashing::Table, Hashing::Integer] {
         for interpolation in [
             Interpolation::Linear,
@@ -156,7 +156,7 @@ fn value_noise_passes_through_its_lattice_values() {
 
 #[test]
 fn fade_curves_change_perlin_only_inside_cells() {
-    let t = NoiseTables::new(10);
+    let t = NoiseTables::from_seed(10);
     let quintic = Perlin::default();
     let hermite = Perlin {
         fade: Fade::Hermite,

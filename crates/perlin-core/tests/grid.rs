@@ -71,7 +71,7 @@ fn specs() -> Vec<GridSpec> {
 
 #[test]
 fn simd_kernel_and_scalar_twin_are_bit_identical() {
-    let t = NoiseTables::new(99);
+    let t = NoiseTables::from_seed(99);
     for fbm in configs() {
         for spec in specs() {
             let (va, ga) = fill(&fbm, &t, &spec, GridKernel::Auto);
@@ -93,7 +93,7 @@ fn simd_kernel_and_scalar_twin_are_bit_identical() {
 
 #[test]
 fn grid_equals_the_point_function() {
-    let t = NoiseTables::new(7);
+    let t = NoiseTables::from_seed(7);
     for fbm in configs() {
         for spec in specs() {
             let (v, g) = fill(&fbm, &t, &spec, GridKernel::Auto);
@@ -133,7 +133,7 @@ fn grid_equals_the_point_function() {
 
 #[test]
 fn neighbouring_grids_share_bit_identical_edges() {
-    let t = NoiseTables::new(3);
+    let t = NoiseTables::from_seed(3);
     let n = 65usize;
     for fbm in configs() {
         for (cx, cz) in [(0i64, 0i64), (-3, 5), (1000, -1000)] {
@@ -167,7 +167,7 @@ fn neighbouring_grids_share_bit_identical_edges() {
 
 #[test]
 fn configurations_without_a_fast_path_use_the_point_function() {
-    let t = NoiseTables::new(8);
+    let t = NoiseTables::from_seed(8);
     for fbm in [
         Fbm {
             base: BaseNoise::Simplex,
@@ -198,7 +198,7 @@ fn configurations_without_a_fast_path_use_the_point_function() {
 
 #[test]
 fn wrong_buffers_are_errors_not_panics() {
-    let t = NoiseTables::new(1);
+    let t = NoiseTables::from_seed(1);
     let fbm = Fbm::default();
     let spec = GridSpec::new([0.0, 0.0], 1.0, [4, 4]);
     let mut short = vec![0.0; 15];
@@ -223,4 +223,37 @@ fn wrong_buffers_are_errors_not_panics() {
     assert_eq!(fbm.fill_grid(&t, &huge, &mut v), Err(GridError::TooLarge));
     let empty = GridSpec::new([0.0, 0.0], 1.0, [0, 5]);
     assert_eq!(fbm.fill_grid(&t, &empty, &mut []), Ok(()));
+}
+
+#[test]
+fn fill_grid2_is_the_documented_entry_point() {
+    // 6-octave 2D Perlin FBM with only the public fields set, as a user would write it.
+    let t = NoiseTables::from_seed(77);
+    let fbm = Fbm {
+        octaves: 6,
+        frequency: 0.05,
+        ..Default::default()
+    };
+    let (origin, step, width, height) = ([-13.25, 40.5], 0.75, 37, 23);
+    let mut out = vec![0.0f32; width * height];
+    fbm.fill_grid2(&t, origin, step, width, height, &mut out);
+    let mut worst = 0.0f64;
+    for j in 0..height {
+        for i in 0..width {
+            let x = origin[0] + i as f64 * step;
+            let y = origin[1] + j as f64 * step;
+            let error = (out[j * width + i] as f64 - fbm.sample2(&t, x, y)).abs();
+            worst = worst.max(error);
+        }
+    }
+    assert!(worst < 1e-4, "grid differs from sample2 by {worst}");
+    assert!(
+        out.iter().any(|v| v.abs() > 0.1),
+        "a flat grid proves nothing"
+    );
+
+    // A mis-sized buffer cannot pass for terrain.
+    let mut short = vec![0.0f32; width * height - 1];
+    fbm.fill_grid2(&t, origin, step, width, height, &mut short);
+    assert!(short.iter().all(|v| v.is_nan()));
 }

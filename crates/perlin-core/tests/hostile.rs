@@ -18,7 +18,7 @@ const HOSTILE: [f64; 10] = [
 
 #[test]
 fn point_generators_survive_hostile_coordinates() {
-    let t = NoiseTables::new(0);
+    let t = NoiseTables::from_seed(0);
     for hashing in [Hashing::Table, Hashing::Integer] {
         let p = Perlin {
             hashing,
@@ -56,7 +56,7 @@ fn point_generators_survive_hostile_coordinates() {
 
 #[test]
 fn fbm_and_grids_survive_hostile_input() {
-    let t = NoiseTables::new(0);
+    let t = NoiseTables::from_seed(0);
     for fbm in [
         Fbm::default(),
         Fbm {

@@ -114,22 +114,25 @@ pub fn ground_colour(
     height: f32,
     normal: Vec3,
 ) -> [f32; 4] {
+    // From the sea bed up, each band edge mixes in the colour above it over `band_blend` metres.
     let above = height - sea_level;
-    let band = if above < 0.0 {
-        colours.sea_bed
-    } else {
-        colours
-            .bands
-            .iter()
-            .find(|b| above <= b.up_to)
-            .or(colours.bands.last())
-            .map_or(colours.sea_bed, |b| b.colour)
-    };
+    let half = 0.5 * colours.band_blend;
+    let mut band = Vec3::from(colours.sea_bed);
+    let mut edge = 0.0;
+    for b in &colours.bands {
+        let t = if half > 0.0 {
+            ((above - edge + half) / (2.0 * half)).clamp(0.0, 1.0)
+        } else {
+            f32::from(above >= edge)
+        };
+        band = band.lerp(Vec3::from(b.colour), t);
+        edge = b.up_to;
+    }
     // Blend towards rock as the slope passes rock_slope, over a fifth of that slope.
     let slope = 1.0 - normal.y;
     let start = colours.rock_slope * 0.8;
     let t = ((slope - start) / (colours.rock_slope - start).max(1e-6)).clamp(0.0, 1.0);
-    let c = Vec3::from(band).lerp(Vec3::from(colours.rock), t);
+    let c = band.lerp(Vec3::from(colours.rock), t);
     [c.x, c.y, c.z, 1.0]
 }
 
@@ -200,4 +203,50 @@ pub fn build_chunk_mesh(job: &ChunkJob) -> ChunkMeshData {
         }
     }
     mesh
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::HeightBand;
+
+    fn colours(band_blend: f32) -> TerrainColours {
+        TerrainColours {
+            sea_bed: [0.0, 0.0, 1.0],
+            bands: vec![
+                HeightBand {
+                    up_to: 10.0,
+                    colour: [1.0, 0.0, 0.0],
+                },
+                HeightBand {
+                    up_to: 1e9,
+                    colour: [0.0, 1.0, 0.0],
+                },
+            ],
+            band_blend,
+            rock: [0.5, 0.5, 0.5],
+            rock_slope: 0.5,
+        }
+    }
+
+    #[test]
+    fn bands_blend_across_their_edges_and_steep_ground_is_rock() {
+        let flat = Vec3::Y;
+        let c = colours(2.0);
+        // 100 m sea level: inside each band its own colour, half-way at each edge.
+        assert_eq!(ground_colour(&c, 100.0, 90.0, flat), [0.0, 0.0, 1.0, 1.0]);
+        assert_eq!(ground_colour(&c, 100.0, 100.0, flat), [0.5, 0.0, 0.5, 1.0]);
+        assert_eq!(ground_colour(&c, 100.0, 105.0, flat), [1.0, 0.0, 0.0, 1.0]);
+        assert_eq!(
+            ground_colour(&c, 100.0, 110.5, flat),
+            [0.25, 0.75, 0.0, 1.0]
+        );
+        assert_eq!(ground_colour(&c, 100.0, 500.0, flat), [0.0, 1.0, 0.0, 1.0]);
+        // Without blending the edges are steps.
+        let hard = colours(0.0);
+        assert_eq!(ground_colour(&hard, 0.0, -0.01, flat), [0.0, 0.0, 1.0, 1.0]);
+        assert_eq!(ground_colour(&hard, 0.0, 0.01, flat), [1.0, 0.0, 0.0, 1.0]);
+        // A vertical face is rock whatever its height.
+        assert_eq!(ground_colour(&c, 0.0, 500.0, Vec3::X), [0.5, 0.5, 0.5, 1.0]);
+    }
 }

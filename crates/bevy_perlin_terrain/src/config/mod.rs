@@ -100,6 +100,9 @@ pub struct TerrainColours {
     pub sea_bed: [f32; 3],
     /// Bands above sea level, in increasing `up_to`; above the last, its colour.
     pub bands: Vec<HeightBand>,
+    /// Metres over which neighbouring bands (and the sea bed and the first band) blend, so
+    /// that a band edge runs smoothly across triangles instead of in steps.
+    pub band_blend: f32,
     /// Colour of steep ground.
     pub rock: [f32; 3],
     /// Slope, as `1 − normal.y` (0 flat, 1 vertical), where ground turns fully to rock.
@@ -108,27 +111,29 @@ pub struct TerrainColours {
 
 impl Default for TerrainColours {
     fn default() -> Self {
+        // Linear RGB (vertex colours are linear): sand, grass, heath, snow, rock.
         Self {
-            sea_bed: [0.35, 0.31, 0.22],
+            sea_bed: [0.171, 0.133, 0.073],
             bands: vec![
                 HeightBand {
                     up_to: 3.0,
-                    colour: [0.76, 0.70, 0.50],
+                    colour: [0.604, 0.507, 0.263],
                 },
                 HeightBand {
                     up_to: 60.0,
-                    colour: [0.22, 0.42, 0.14],
+                    colour: [0.073, 0.196, 0.027],
                 },
                 HeightBand {
                     up_to: 95.0,
-                    colour: [0.33, 0.36, 0.20],
+                    colour: [0.147, 0.163, 0.055],
                 },
                 HeightBand {
                     up_to: 1.0e9,
-                    colour: [0.93, 0.94, 0.96],
+                    colour: [0.89, 0.911, 0.955],
                 },
             ],
-            rock: [0.42, 0.39, 0.36],
+            band_blend: 2.0,
+            rock: [0.214, 0.187, 0.163],
             rock_slope: 0.35,
         }
     }

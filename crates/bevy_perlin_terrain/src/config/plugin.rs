@@ -76,7 +76,7 @@ pub(crate) fn activate(
         Some((_, t)) if t.seed == config.seed => t.clone(),
         _ => TerrainTables {
             seed: config.seed,
-            tables: Arc::new(NoiseTables::new(config.seed)),
+            tables: Arc::new(NoiseTables::from_seed(config.seed)),
         },
     };
     commands.insert_resource(TerrainSampler::new(tables.tables.clone(), &config));
@@ -131,9 +131,9 @@ fn apply_config(
         && active
             .as_ref()
             .is_none_or(|a| Some(&a.config) != assets.get(&handle));
-    if ours || switched {
-        if let Some(config) = assets.get(&handle) {
-            activate(&mut commands, config.clone(), previous);
-        }
+    if (ours || switched)
+        && let Some(config) = assets.get(&handle)
+    {
+        activate(&mut commands, config.clone(), previous);
     }
 }

@@ -129,6 +129,13 @@ impl TerrainConfig {
         colour("colours.sea_bed", c.sea_bed)?;
         colour("colours.rock", c.rock)?;
         range("colours.rock_slope", c.rock_slope, 0.0, 1.0, "0 to 1")?;
+        range(
+            "colours.band_blend",
+            c.band_blend,
+            0.0,
+            1e4,
+            "finite, 0 to 10000",
+        )?;
         let mut previous = f32::NEG_INFINITY;
         for (i, band) in c.bands.iter().enumerate() {
             if !(band.up_to.is_finite() && band.up_to > previous) {

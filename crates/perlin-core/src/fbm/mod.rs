@@ -111,7 +111,8 @@ pub struct Fbm {
     /// Amplitude factor from one octave to the next (usually ½).
     pub persistence: f64,
     /// Seed 000's contrast: the normalised value's magnitude is raised to this power, sign kept.
-    /// Above 1 flattens lowlands and sharpens peaks; below 1 does the opposite.
+    /// Above 1 flattens lowlands and sharpens peaks; below 1 does the opposite, and its slope
+    /// is infinite where the value crosses 0, so every zero contour becomes a visible crease.
     pub contrast: f64,
     /// Seed 000's noise size: the final multiplier, applied after contrast.
     pub noise_size: f64,

@@ -18,97 +18,14 @@ mod axis;
 mod gradient_rows;
 mod kernel;
 mod simd;
+mod spec;
 
 use crate::fbm::{BaseNoise, Fbm};
 use crate::tables::NoiseTables;
 use axis::{Axis, Columns};
 use gradient_rows::GradientRows;
 use kernel::{Band, Sums, Weights};
-use std::fmt;
-
-/// Where a grid's samples are: sample `(i, j)` is at
-/// `origin + (start + (i, j)) · step`, for `i < size[0]`, `j < size[1]`; stored row-major
-/// (`j · size[0] + i`).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct GridSpec {
-    /// World position of index `(0, 0)`.
-    pub origin: [f64; 2],
-    /// Distance between neighbouring samples along x and y.
-    pub step: [f64; 2],
-    /// Index of the grid's first sample; neighbouring grids differ only here.
-    pub start: [i64; 2],
-    /// Samples along x and y.
-    pub size: [usize; 2],
-}
-
-impl GridSpec {
-    /// A grid of `size` samples `step` apart, its first sample at `origin`.
-    pub fn new(origin: [f64; 2], step: f64, size: [usize; 2]) -> Self {
-        Self {
-            origin,
-            step: [step, step],
-            start: [0, 0],
-            size,
-        }
-    }
-
-    /// The same grid starting at sample index `start` instead of 0.
-    pub fn with_start(mut self, start: [i64; 2]) -> Self {
-        self.start = start;
-        self
-    }
-
-    /// Samples in the grid, `None` if the count overflows `usize`.
-    pub fn len(&self) -> Option<usize> {
-        self.size[0].checked_mul(self.size[1])
-    }
-
-    /// Whether the grid has no samples.
-    pub fn is_empty(&self) -> bool {
-        self.size[0] == 0 || self.size[1] == 0
-    }
-
-    /// World position of sample index `i` along `axis` (0 = x, 1 = y).
-    #[inline]
-    pub fn position(&self, axis: usize, i: usize) -> f64 {
-        let index = self.start[axis].wrapping_add(i as i64);
-        self.origin[axis] + index as f64 * self.step[axis]
-    }
-}
-
-/// Why a grid could not be filled.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum GridError {
-    /// An output slice's length is not `size[0] · size[1]`.
-    BufferLength {
-        /// Which buffer: `"values"` or `"gradients"`.
-        buffer: &'static str,
-        /// `size[0] · size[1]`.
-        expected: usize,
-        /// The slice's length.
-        actual: usize,
-    },
-    /// `size[0] · size[1]` overflows `usize`.
-    TooLarge,
-}
-
-impl fmt::Display for GridError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            GridError::BufferLength {
-                buffer,
-                expected,
-                actual,
-            } => write!(
-                f,
-                "`{buffer}` holds {actual} samples, the grid has {expected}"
-            ),
-            GridError::TooLarge => write!(f, "the grid has more samples than memory can address"),
-        }
-    }
-}
-
-impl std::error::Error for GridError {}
+pub use spec::{GridError, GridSpec};
 
 /// Which per-sample kernel the fast path runs. All give bit-identical results.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -158,6 +75,28 @@ impl Fbm {
         values: &mut [f32],
     ) -> Result<(), GridError> {
         self.fill_grid_using(GridKernel::Auto, tables, spec, values, None)
+    }
+
+    /// The grid in its plainest form: sample `(i, j)` of the `width × height` grid (row-major)
+    /// is at `(origin[0] + i·step, origin[1] + j·step)` and equals [`Fbm::sample2`] there to
+    /// about 1e-6.
+    ///
+    /// This form cannot report an error: if `out.len()` is not `width · height` it fills `out`
+    /// with NaN instead, so a mis-sized buffer never passes for terrain. [`Fbm::fill_grid`]
+    /// returns the [`GridError`].
+    pub fn fill_grid2(
+        &self,
+        tables: &NoiseTables,
+        origin: [f64; 2],
+        step: f64,
+        width: usize,
+        height: usize,
+        out: &mut [f32],
+    ) {
+        let spec = GridSpec::new(origin, step, [width, height]);
+        if self.fill_grid(tables, &spec, out).is_err() {
+            out.fill(f32::NAN);
+        }
     }
 
     /// [`Fbm::fill_grid`] plus the analytic gradient `[∂/∂x, ∂/∂y]` of every sample.
@@ -237,26 +176,28 @@ impl Fbm {
         gradients: Option<&mut [[f32; 2]]>,
         force_sparse: bool,
     ) {
-        SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
-            Ok(mut scratch) => self.fill_fast_in(
-                &mut scratch,
+        SCRATCH.with(|cell| {
+            let (mut borrowed, mut fresh);
+            let scratch: &mut Scratch = match cell.try_borrow_mut() {
+                Ok(b) => {
+                    borrowed = b;
+                    &mut borrowed
+                }
+                // Only if a fill runs inside another on this thread: work in fresh memory.
+                Err(_) => {
+                    fresh = Scratch::default();
+                    &mut fresh
+                }
+            };
+            self.fill_fast_in(
+                scratch,
                 kernel,
                 tables,
                 spec,
                 values,
                 gradients,
                 force_sparse,
-            ),
-            // Only if a fill runs inside another on this thread: work in fresh memory.
-            Err(_) => self.fill_fast_in(
-                &mut Scratch::default(),
-                kernel,
-                tables,
-                spec,
-                values,
-                gradients,
-                force_sparse,
-            ),
+            )
         })
     }
 
@@ -385,7 +326,7 @@ mod tests {
 
     #[test]
     fn sparse_and_dense_layouts_agree_bit_for_bit() {
-        let tables = NoiseTables::new(5);
+        let tables = NoiseTables::from_seed(5);
         for mode in [FractalMode::Standard, FractalMode::Ridged] {
             let fbm = Fbm {
                 frequency: 0.05,

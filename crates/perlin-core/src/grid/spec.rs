@@ -1,0 +1,87 @@
+//! Where a grid's samples are, and why a grid could not be filled.
+
+use std::fmt;
+
+/// Where a grid's samples are: sample `(i, j)` is at
+/// `origin + (start + (i, j)) · step`, for `i < size[0]`, `j < size[1]`; stored row-major
+/// (`j · size[0] + i`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GridSpec {
+    /// World position of index `(0, 0)`.
+    pub origin: [f64; 2],
+    /// Distance between neighbouring samples along x and y.
+    pub step: [f64; 2],
+    /// Index of the grid's first sample; neighbouring grids differ only here.
+    pub start: [i64; 2],
+    /// Samples along x and y.
+    pub size: [usize; 2],
+}
+
+impl GridSpec {
+    /// A grid of `size` samples `step` apart, its first sample at `origin`.
+    pub fn new(origin: [f64; 2], step: f64, size: [usize; 2]) -> Self {
+        Self {
+            origin,
+            step: [step, step],
+            start: [0, 0],
+            size,
+        }
+    }
+
+    /// The same grid starting at sample index `start` instead of 0.
+    pub fn with_start(mut self, start: [i64; 2]) -> Self {
+        self.start = start;
+        self
+    }
+
+    /// Samples in the grid, `None` if the count overflows `usize`.
+    pub fn len(&self) -> Option<usize> {
+        self.size[0].checked_mul(self.size[1])
+    }
+
+    /// Whether the grid has no samples.
+    pub fn is_empty(&self) -> bool {
+        self.size[0] == 0 || self.size[1] == 0
+    }
+
+    /// World position of sample index `i` along `axis` (0 = x, 1 = y).
+    #[inline]
+    pub fn position(&self, axis: usize, i: usize) -> f64 {
+        let index = self.start[axis].wrapping_add(i as i64);
+        self.origin[axis] + index as f64 * self.step[axis]
+    }
+}
+
+/// Why a grid could not be filled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GridError {
+    /// An output slice's length is not `size[0] · size[1]`.
+    BufferLength {
+        /// Which buffer: `"values"` or `"gradients"`.
+        buffer: &'static str,
+        /// `size[0] · size[1]`.
+        expected: usize,
+        /// The slice's length.
+        actual: usize,
+    },
+    /// `size[0] · size[1]` overflows `usize`.
+    TooLarge,
+}
+
+impl fmt::Display for GridError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GridError::BufferLength {
+                buffer,
+                expected,
+                actual,
+            } => write!(
+                f,
+                "`{buffer}` holds {actual} samples, the grid has {expected}"
+            ),
+            GridError::TooLarge => write!(f, "the grid has more samples than memory can address"),
+        }
+    }
+}
+
+impl std::error::Error for GridError {}
