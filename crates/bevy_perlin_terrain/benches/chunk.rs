@@ -7,6 +7,7 @@ use bevy::math::IVec2;
 use bevy::mesh::{Indices, Mesh, PrimitiveTopology};
 use bevy_perlin_terrain::TerrainConfig;
 use bevy_perlin_terrain::chunk::{ChunkJob, build_chunk_mesh};
+use bevy_perlin_terrain::heights::heights_and_normals;
 use bevy_perlin_terrain::perlin_core::{Fbm, NoiseTables};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use noise::{MultiFractal, NoiseFn};
@@ -78,6 +79,20 @@ fn chunk(c: &mut Criterion) {
             &config,
             coord,
             0,
+        );
+        group.bench_with_input(
+            BenchmarkId::new("bevy_perlin_terrain: heights + normals only", resolution),
+            &job,
+            |b, job| {
+                b.iter(|| {
+                    heights_and_normals(&job.tables, &job.noise, job.height_scale, &job.grid())
+                })
+            },
+        );
+        group.bench_with_input(
+            BenchmarkId::new("bevy_perlin_terrain: buffers, no Mesh", resolution),
+            &job,
+            |b, job| b.iter(|| build_chunk_mesh(black_box(job))),
         );
         group.bench_with_input(
             BenchmarkId::new("bevy_perlin_terrain", resolution),

@@ -1,9 +1,10 @@
 //! Headless streaming: a viewer flying at 200 m/s for 2,000 frames of 1/60 s over the default
-//! terrain. Reports the main-thread time of each `App::update` (median, 99th percentile, worst)
-//! and chunk meshes generated per second. Frames are paced at 60 per second of wall time, as a
+//! terrain. Reports the wall time of the terrain systems (from just before `TerrainSet::Config`
+//! to just after `TerrainSet::Upload`) and of the whole `App::update` (median, 99th percentile,
+//! worst), and chunk meshes generated per second. Frames are paced at 60 per second of wall time, as a
 //! game's would be; the chunk tasks run on the async compute pool's threads meanwhile.
 //!
-//! `cargo bench -p bevy_perlin_terrain --bench streaming`
+//! `cargo bench --profile dev --workspace --bench streaming` (see the README on the profile).
 
 use bevy::asset::AssetPlugin;
 use bevy::mesh::MeshPlugin;
@@ -21,6 +22,23 @@ const DT: f32 = 1.0 / 60.0;
 
 #[derive(Resource, Default)]
 struct Generated(usize);
+
+/// When this frame's terrain systems began, and how long they took in each frame.
+#[derive(Resource, Default)]
+struct TerrainTime {
+    began: Option<Instant>,
+    frames: Vec<Duration>,
+}
+
+fn terrain_begins(mut time: ResMut<TerrainTime>) {
+    time.began = Some(Instant::now());
+}
+
+fn terrain_ends(mut time: ResMut<TerrainTime>) {
+    if let Some(began) = time.began.take() {
+        time.frames.push(began.elapsed());
+    }
+}
 
 fn count(
     mut generated: ResMut<Generated>,
@@ -51,7 +69,15 @@ fn main() {
         DT,
     )))
     .init_resource::<Generated>()
-    .add_systems(Update, count.after(TerrainSet::Upload));
+    .init_resource::<TerrainTime>()
+    .add_systems(
+        Update,
+        (
+            count.after(TerrainSet::Upload),
+            terrain_begins.before(TerrainSet::Config),
+            terrain_ends.after(TerrainSet::Upload),
+        ),
+    );
     let viewer = app
         .world_mut()
         .spawn((TerrainViewer, Transform::from_xyz(0.0, 150.0, 0.0)))
@@ -67,6 +93,7 @@ fn main() {
         std::thread::sleep(Duration::from_millis(2));
     }
     app.world_mut().resource_mut::<Generated>().0 = 0;
+    app.world_mut().resource_mut::<TerrainTime>().frames.clear();
     let mut times = Vec::with_capacity(frames);
     let start = Instant::now();
     for frame in 0..frames {
@@ -84,18 +111,27 @@ fn main() {
     let wall = start.elapsed();
     times.sort();
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let mut terrain = std::mem::take(&mut app.world_mut().resource_mut::<TerrainTime>().frames);
+    terrain.sort();
     let generated = app.world().resource::<Generated>().0;
     let registry = app.world().resource::<ChunkRegistry>();
     println!(
         "streaming: {frames} frames, viewer at {SPEED} m/s, {:.0} m flown",
         frames as f32 * SPEED * DT
     );
-    println!(
-        "  update time   median {:.3} ms   p99 {:.3} ms   worst {:.3} ms",
-        ms(times[frames / 2]),
-        ms(times[frames * 99 / 100]),
-        ms(times[frames - 1])
-    );
+    let row = |name: &str, t: &[Duration]| {
+        if t.is_empty() {
+            return;
+        }
+        println!(
+            "  {name}  median {:.3} ms   p99 {:.3} ms   worst {:.3} ms",
+            ms(t[t.len() / 2]),
+            ms(t[t.len() * 99 / 100]),
+            ms(t[t.len() - 1])
+        )
+    };
+    row("terrain systems", &terrain);
+    row("whole update   ", &times);
     println!(
         "  chunk meshes  {generated} in {:.2} s of wall time = {:.0} per second",
         wall.as_secs_f64(),

@@ -154,18 +154,21 @@ pub fn build_chunk_mesh(job: &ChunkJob) -> ChunkMeshData {
     mesh.colors.reserve(vertices);
     let spacing = job.spacing as f32;
     let inv = 1.0 / job.quads as f32;
-    for j in 0..n {
-        for i in 0..n {
-            let k = j * n + i;
-            let (h, normal) = (heights[k], normals[k]);
-            mesh.positions
-                .push([i as f32 * spacing, h, j as f32 * spacing]);
-            mesh.normals.push(normal.to_array());
-            mesh.uvs.push([i as f32 * inv, j as f32 * inv]);
-            mesh.colors
-                .push(ground_colour(&job.colours, job.sea_level, h, normal));
-        }
-    }
+    let grid = || (0..n).flat_map(move |j| (0..n).map(move |i| (i, j)));
+    mesh.positions.extend(
+        grid()
+            .zip(&heights)
+            .map(|((i, j), &h)| [i as f32 * spacing, h, j as f32 * spacing]),
+    );
+    mesh.normals.extend(normals.iter().map(|v| v.to_array()));
+    mesh.uvs
+        .extend(grid().map(|(i, j)| [i as f32 * inv, j as f32 * inv]));
+    mesh.colors.extend(
+        heights
+            .iter()
+            .zip(&normals)
+            .map(|(&h, &normal)| ground_colour(&job.colours, job.sea_level, h, normal)),
+    );
     let at = |i: usize, j: usize| (j * n + i) as u32;
     mesh.indices.reserve(6 * (n - 1) * (n - 1) + 24 * (n - 1));
     for j in 0..n - 1 {

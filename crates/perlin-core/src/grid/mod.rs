@@ -48,8 +48,11 @@ struct OctaveGrid {
     grads: GradientRows,
 }
 
-/// Rows summed over all octaves before the next strip: small enough to stay in cache.
-const STRIP_ROWS: usize = 32;
+/// Samples of a strip, the rows summed over all octaves before the next strip: few enough that
+/// a strip's sums stay in the L1 cache however wide the grid is.
+const STRIP_SAMPLES: usize = 4096;
+/// Bounds on a strip's rows: at least a few, so that a band's constants serve several rows.
+const STRIP_ROWS: std::ops::RangeInclusive<usize> = 4..=32;
 
 /// Everything a grid fill allocates, kept per thread so repeated fills (one chunk after
 /// another) reuse the memory instead of making ~100 small allocations each.
@@ -243,8 +246,10 @@ impl Fbm {
         let norm = self.amplitude_sum() as f32;
         let slopes = gradients.is_some();
         sums.width = width;
-        for first in (0..height).step_by(STRIP_ROWS) {
-            let strip = first..(first + STRIP_ROWS).min(height);
+        let strip_rows =
+            (STRIP_SAMPLES / width.max(1)).clamp(*STRIP_ROWS.start(), *STRIP_ROWS.end());
+        for first in (0..height).step_by(strip_rows) {
+            let strip = first..(first + strip_rows).min(height);
             sums.reset(strip.clone(), slopes);
             for o in octaves.iter_mut() {
                 // Bands: runs of rows inside one lattice row.
