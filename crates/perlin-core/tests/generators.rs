@@ -177,3 +177,74 @@ fn fade_curves_change_perlin_only_inside_cells() {
     assert!((centre(quintic) - centre(linear)).abs() < 1e-15);
     assert!((centre(hermite) - centre(linear)).abs() < 1e-15);
 }
+
+#[test]
+fn perlin3_with_the_twelve_edges_stays_within_its_bound() {
+    // With the 12 cube-edge gradients (plus 4 repeats), |noise| ≤ 1.0364 (the bound of
+    // ImprovedNoise); random points get close to it but never past.
+    let t = NoiseTables::from_seed(21);
+    let mut s = 7u64;
+    let mut most = 0f64;
+    for _ in 0..300_000 {
+        let (x, y, z) = (lcg(&mut s) * 64.0, lcg(&mut s) * 64.0, lcg(&mut s) * 64.0);
+        most = most.max(t.perlin3(x, y, z).abs());
+    }
+    assert!(most <= 1.0364 && most > 0.8, "perlin3 max {most}");
+}
+
+#[test]
+fn quintic_perlin_is_c1_and_c2_across_cell_borders_and_zero() {
+    // At a cell border the analytic gradient must not jump (C¹), and its change across the
+    // border must match its change just inside either side (C²: no kink in the slope).
+    let t = NoiseTables::from_seed(5);
+    let p = Perlin::default();
+    let slope = |x: f64, y: f64| p.get2_with_gradient(&t, x, y).1;
+    let e = 1e-6;
+    for &border in &[-3.0, -1.0, 0.0, 1.0, 17.0] {
+        for &y in &[0.25, 0.6, -7.3] {
+            let (before, after) = (slope(border - e, y), slope(border + e, y));
+            for k in 0..2 {
+                assert!(
+                    (before[k] - after[k]).abs() < 1e-4,
+                    "gradient jumps at x = {border}, y = {y}"
+                );
+            }
+            // Second derivative ∂²n/∂x² from either side of the border agrees.
+            let h = 1e-5;
+            let left = (slope(border - e, y)[0] - slope(border - e - h, y)[0]) / h;
+            let right = (slope(border + e + h, y)[0] - slope(border + e, y)[0]) / h;
+            assert!(
+                (left - right).abs() < 1e-2,
+                "curvature jumps at x = {border}, y = {y}: {left} vs {right}"
+            );
+        }
+    }
+    // The Hermite curve is only C¹: the same check finds its curvature jump, so it can fail.
+    let hermite = Perlin {
+        fade: Fade::Hermite,
+        ..Perlin::default()
+    };
+    let slope = |x: f64| hermite.get2_with_gradient(&t, x, 0.6).1[0];
+    let h = 1e-5;
+    let jumps = [-3.0f64, -1.0, 0.0, 1.0, 17.0].iter().any(|&b| {
+        let left = (slope(b - 1e-6) - slope(b - 1e-6 - h)) / h;
+        let right = (slope(b + 1e-6 + h) - slope(b + 1e-6)) / h;
+        (left - right).abs() > 1e-1
+    });
+    assert!(jumps, "Hermite fade should show a curvature jump somewhere");
+}
+
+#[test]
+fn sixty_five_thousand_seeds_give_distinct_fields() {
+    // Each seed's field, fingerprinted by four samples away from the lattice.
+    let mut seen = std::collections::HashSet::new();
+    for seed in 0..(1u64 << 16) {
+        let t = NoiseTables::from_seed(seed);
+        let fingerprint = [(0.31, 0.47), (12.7, -3.2), (-100.1, 55.5), (200.9, 8.8)]
+            .map(|(x, y)| t.perlin2(x, y).to_bits());
+        assert!(
+            seen.insert(fingerprint),
+            "seed {seed} repeats an earlier field"
+        );
+    }
+}

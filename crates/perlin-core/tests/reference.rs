@@ -33,6 +33,23 @@ fn perlin3_with_reference_tables_is_improved_noise_bit_for_bit() {
 }
 
 #[test]
+#[allow(clippy::approx_constant)] // 3.14 is the reference input, not π.
+fn improved_noise_values_named_in_the_issue() {
+    let t = NoiseTables::reference();
+    for (x, y, z, expected) in [
+        (3.14, 42.0, 7.0, 0.13691995878400012),
+        (-4.2, 10.0, 6.0, 0.14208000000000043),
+        (0.5, 0.5, 0.5, -0.25),
+    ] {
+        let got = t.perlin3(x, y, z);
+        assert!(
+            (got - expected).abs() < 1e-12,
+            "noise({x}, {y}, {z}) = {got}"
+        );
+    }
+}
+
+#[test]
 fn perlin2_is_seed_000_algorithm_9() {
     // Seed 000's algorithm 9, transcribed step by step against the public tables.
     let tables = NoiseTables::from_seed(2026);

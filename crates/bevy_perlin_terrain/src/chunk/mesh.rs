@@ -217,14 +217,8 @@ mod tests {
         TerrainColours {
             sea_bed: [0.0, 0.0, 1.0],
             bands: vec![
-                HeightBand {
-                    up_to: 10.0,
-                    colour: [1.0, 0.0, 0.0],
-                },
-                HeightBand {
-                    up_to: 1e9,
-                    colour: [0.0, 1.0, 0.0],
-                },
+                HeightBand::new(10.0, [1.0, 0.0, 0.0]),
+                HeightBand::new(1e9, [0.0, 1.0, 0.0]),
             ],
             band_blend,
             rock: [0.5, 0.5, 0.5],

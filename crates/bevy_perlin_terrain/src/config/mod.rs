@@ -91,6 +91,13 @@ pub struct HeightBand {
     pub colour: [f32; 3],
 }
 
+impl HeightBand {
+    /// The band up to `up_to` metres above sea level, in linear RGB `colour`.
+    pub const fn new(up_to: f32, colour: [f32; 3]) -> Self {
+        Self { up_to, colour }
+    }
+}
+
 /// How vertices are coloured: bands by height above sea level, and a rock colour where the
 /// ground is steep.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -115,22 +122,10 @@ impl Default for TerrainColours {
         Self {
             sea_bed: [0.171, 0.133, 0.073],
             bands: vec![
-                HeightBand {
-                    up_to: 3.0,
-                    colour: [0.604, 0.507, 0.263],
-                },
-                HeightBand {
-                    up_to: 60.0,
-                    colour: [0.073, 0.196, 0.027],
-                },
-                HeightBand {
-                    up_to: 95.0,
-                    colour: [0.147, 0.163, 0.055],
-                },
-                HeightBand {
-                    up_to: 1.0e9,
-                    colour: [0.89, 0.911, 0.955],
-                },
+                HeightBand::new(3.0, [0.604, 0.507, 0.263]),
+                HeightBand::new(60.0, [0.073, 0.196, 0.027]),
+                HeightBand::new(95.0, [0.147, 0.163, 0.055]),
+                HeightBand::new(1.0e9, [0.89, 0.911, 0.955]),
             ],
             band_blend: 2.0,
             rock: [0.214, 0.187, 0.163],
