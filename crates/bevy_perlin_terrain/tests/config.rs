@@ -108,6 +108,19 @@ fn a_changed_config_asset_regenerates_every_chunk_without_holes() {
         TerrainConfigSource::Asset(h) => h.clone(),
         other => panic!("source is {other:?}"),
     };
+    // A save that changes nothing still sends `Modified`: nothing is rebuilt.
+    {
+        let mut assets = app.world_mut().resource_mut::<Assets<TerrainConfig>>();
+        let mut same = assets.get_mut(&handle).expect("loaded");
+        same.height_scale = config.height_scale;
+    }
+    for _ in 0..5 {
+        app.update();
+    }
+    assert_eq!(
+        app.world().resource::<ActiveTerrainConfig>().generation,
+        generation
+    );
     app.world_mut()
         .resource_mut::<Assets<TerrainConfig>>()
         .get_mut(&handle)

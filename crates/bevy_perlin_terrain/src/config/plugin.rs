@@ -120,19 +120,18 @@ fn apply_config(
         TerrainConfigSource::Path(_) => return,
     };
     let Some(assets) = assets else { return };
-    // Apply when our asset (re)loaded, or when the source switched to an asset already loaded.
+    // Look when our asset (re)loaded or the source switched to another asset; apply only a
+    // config that differs from the one in force, so the several events of one load (or a save
+    // that changed nothing) never rebuild the terrain twice.
     let ours = events.read().any(|e| match e {
         AssetEvent::LoadedWithDependencies { id }
         | AssetEvent::Modified { id }
         | AssetEvent::Added { id } => *id == handle.id(),
         _ => false,
     });
-    let switched = source.is_changed()
-        && active
-            .as_ref()
-            .is_none_or(|a| Some(&a.config) != assets.get(&handle));
-    if (ours || switched)
+    if (ours || source.is_changed())
         && let Some(config) = assets.get(&handle)
+        && active.as_ref().is_none_or(|a| a.config != *config)
     {
         activate(&mut commands, config.clone(), previous);
     }

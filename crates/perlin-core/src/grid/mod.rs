@@ -51,8 +51,10 @@ struct OctaveGrid {
 /// Samples of a strip, the rows summed over all octaves before the next strip: few enough that
 /// a strip's sums stay in the L1 cache however wide the grid is.
 const STRIP_SAMPLES: usize = 4096;
-/// Bounds on a strip's rows: at least a few, so that a band's constants serve several rows.
-const STRIP_ROWS: std::ops::RangeInclusive<usize> = 4..=32;
+/// At least a few rows per strip, so that a band's constants serve several rows.
+const MIN_STRIP_ROWS: usize = 4;
+/// At most this many rows per strip, however narrow the grid.
+const MAX_STRIP_ROWS: usize = 32;
 
 /// Everything a grid fill allocates, kept per thread so repeated fills (one chunk after
 /// another) reuse the memory instead of making ~100 small allocations each.
@@ -246,8 +248,7 @@ impl Fbm {
         let norm = self.amplitude_sum() as f32;
         let slopes = gradients.is_some();
         sums.width = width;
-        let strip_rows =
-            (STRIP_SAMPLES / width.max(1)).clamp(*STRIP_ROWS.start(), *STRIP_ROWS.end());
+        let strip_rows = (STRIP_SAMPLES / width.max(1)).clamp(MIN_STRIP_ROWS, MAX_STRIP_ROWS);
         for first in (0..height).step_by(strip_rows) {
             let strip = first..(first + strip_rows).min(height);
             sums.reset(strip.clone(), slopes);
