@@ -9,7 +9,7 @@
 //! the world origin (default 4096).
 
 use bevy::math::Vec3;
-use bevy_perlin_terrain::chunk::ground_colour;
+use bevy_perlin_terrain::chunk::ColourRamp;
 use bevy_perlin_terrain::config::parse_config;
 use bevy_perlin_terrain::heights::heights_and_normals;
 use bevy_perlin_terrain::perlin_core::{GridSpec, NoiseTables};
@@ -59,9 +59,10 @@ fn run(args: Vec<String>) -> Result<String, String> {
     let spec = GridSpec::new([-metres / 2.0, -metres / 2.0], step, [pixels, pixels]);
     let (heights, normals) =
         heights_and_normals(&tables, &config.noise, config.height_scale, &spec);
+    let ramp = ColourRamp::new(&config.colours, config.sea_level);
     let mut rgb = Vec::with_capacity(pixels * pixels * 3);
     for (&h, &n) in heights.iter().zip(&normals) {
-        let ground = Vec3::from_slice(&ground_colour(&config.colours, config.sea_level, h, n)[..3]);
+        let ground = Vec3::from_slice(&ramp.colour(h, n)[..3]);
         let shade = 0.35 + 0.65 * n.dot(SUN.normalize()).max(0.0);
         let mut c = ground * shade;
         if h < config.sea_level {

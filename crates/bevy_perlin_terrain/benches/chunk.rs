@@ -1,13 +1,20 @@
 //! One chunk, heights + normals + mesh buffers + `Mesh`, ours against the path a user would
 //! hand-roll (noise 0.9 per vertex, `Mesh::compute_smooth_normals`), in the same run, on one
 //! thread. Both: 6 octaves of Perlin FBM, lacunarity 2, persistence ½, 1 m vertex spacing.
+//!
+//! Two groups, because a chunk's cost depends on where its ~1 MB of buffers comes from:
+//! - `chunk_mesh`: every chunk is dropped as soon as it is built. glibc then hands the freed
+//!   memory back to the kernel, and the next chunk pays a page fault for every 4 KiB it writes.
+//! - `chunk_mesh_streaming`: the last [`ALIVE`] chunks stay alive, as meshes stay alive while
+//!   they are on screen, and each new chunk replaces the oldest. The allocator reuses the freed
+//!   chunk's memory, which is what happens in a streaming app.
 
 use bevy::asset::RenderAssetUsages;
 use bevy::math::IVec2;
 use bevy::mesh::{Indices, Mesh, PrimitiveTopology};
 use bevy_perlin_terrain::TerrainConfig;
 use bevy_perlin_terrain::chunk::{ChunkJob, build_chunk_mesh};
-use bevy_perlin_terrain::heights::heights_and_normals;
+use bevy_perlin_terrain::heights::with_thread_samples;
 use bevy_perlin_terrain::perlin_core::{Fbm, NoiseTables};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use noise::{MultiFractal, NoiseFn};
@@ -15,6 +22,27 @@ use std::hint::black_box;
 use std::sync::Arc;
 
 const FREQUENCY: f64 = 1.0 / 256.0;
+
+/// Chunks kept alive in the streaming group (a 900 m view of 64 m chunks keeps ~600).
+const ALIVE: usize = 32;
+
+/// The last [`ALIVE`] results: pushing one drops the oldest.
+struct Alive<T>(Vec<T>, usize);
+
+impl<T> Alive<T> {
+    fn new() -> Self {
+        Self(Vec::with_capacity(ALIVE), 0)
+    }
+
+    fn push(&mut self, value: T) {
+        if self.0.len() < ALIVE {
+            self.0.push(value);
+        } else {
+            self.0[self.1 % ALIVE] = value;
+        }
+        self.1 += 1;
+    }
+}
 
 fn config(resolution: u32) -> TerrainConfig {
     TerrainConfig {
@@ -68,55 +96,90 @@ fn hand_rolled(
     mesh
 }
 
-fn chunk(c: &mut Criterion) {
-    let mut group = c.benchmark_group("chunk_mesh");
-    let coord = IVec2::new(3, -2);
-    for resolution in [65u32, 129] {
+/// One benchmark case: our chunk job and the hand-rolled path's noise, same seed and octaves.
+struct Case {
+    resolution: u32,
+    job: ChunkJob,
+    fbm: noise::Fbm<noise::Perlin>,
+}
+
+impl Case {
+    fn new(resolution: u32) -> Self {
         let config = config(resolution);
-        group.throughput(Throughput::Elements((resolution * resolution) as u64));
-        let job = ChunkJob::new(
-            Arc::new(NoiseTables::from_seed(config.seed)),
-            &config,
-            coord,
-            0,
-        );
-        group.bench_with_input(
-            BenchmarkId::new("bevy_perlin_terrain: heights + normals only", resolution),
-            &job,
-            |b, job| {
-                b.iter(|| {
-                    heights_and_normals(&job.tables, &job.noise, job.height_scale, &job.grid())
-                })
-            },
-        );
-        group.bench_with_input(
-            BenchmarkId::new("bevy_perlin_terrain: buffers, no Mesh", resolution),
-            &job,
-            |b, job| b.iter(|| build_chunk_mesh(black_box(job))),
-        );
-        group.bench_with_input(
-            BenchmarkId::new("bevy_perlin_terrain", resolution),
-            &job,
-            |b, job| b.iter(|| build_chunk_mesh(black_box(job)).into_mesh()),
-        );
+        let tables = Arc::new(NoiseTables::from_seed(config.seed));
         let fbm = noise::Fbm::<noise::Perlin>::new(config.seed as u32)
             .set_octaves(6)
             .set_frequency(FREQUENCY)
             .set_lacunarity(2.0)
             .set_persistence(0.5);
-        group.bench_with_input(
-            BenchmarkId::new("noise 0.9 + compute_smooth_normals", resolution),
-            &fbm,
-            |b, fbm| {
+        Self {
+            resolution,
+            job: ChunkJob::new(tables, &config, IVec2::new(3, -2), 0),
+            fbm,
+        }
+    }
+
+    fn ours(&self) -> Mesh {
+        build_chunk_mesh(black_box(&self.job)).into_mesh()
+    }
+
+    fn theirs(&self) -> Mesh {
+        let job = &self.job;
+        hand_rolled(
+            black_box(&self.fbm),
+            self.resolution as usize,
+            job.coord,
+            job.height_scale,
+        )
+    }
+
+    fn throughput(&self) -> Throughput {
+        Throughput::Elements((self.resolution * self.resolution) as u64)
+    }
+}
+
+fn chunk(c: &mut Criterion) {
+    let cases = [Case::new(65), Case::new(129)];
+    let mut group = c.benchmark_group("chunk_mesh");
+    for case in &cases {
+        let (job, resolution) = (&case.job, case.resolution);
+        group.throughput(case.throughput());
+        group.bench_function(
+            BenchmarkId::new("bevy_perlin_terrain: noise samples only", resolution),
+            |b| {
+                let spec = job.grid();
                 b.iter(|| {
-                    hand_rolled(
-                        black_box(fbm),
-                        resolution as usize,
-                        coord,
-                        config.height_scale,
-                    )
+                    with_thread_samples(|s| {
+                        s.fill(&job.tables, &job.noise, job.height_scale, &spec)
+                    })
                 })
             },
+        );
+        group.bench_function(
+            BenchmarkId::new("bevy_perlin_terrain: buffers, no Mesh", resolution),
+            |b| b.iter(|| build_chunk_mesh(black_box(job))),
+        );
+        group.bench_function(BenchmarkId::new("bevy_perlin_terrain", resolution), |b| {
+            b.iter(|| case.ours())
+        });
+        group.bench_function(
+            BenchmarkId::new("noise 0.9 + compute_smooth_normals", resolution),
+            |b| b.iter(|| case.theirs()),
+        );
+    }
+    group.finish();
+    let mut group = c.benchmark_group("chunk_mesh_streaming");
+    for case in &cases {
+        group.throughput(case.throughput());
+        let mut alive = Alive::new();
+        group.bench_function(
+            BenchmarkId::new("bevy_perlin_terrain", case.resolution),
+            |b| b.iter(|| alive.push(case.ours())),
+        );
+        let mut alive = Alive::new();
+        group.bench_function(
+            BenchmarkId::new("noise 0.9 + compute_smooth_normals", case.resolution),
+            |b| b.iter(|| alive.push(case.theirs())),
         );
     }
     group.finish();

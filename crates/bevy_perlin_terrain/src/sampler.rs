@@ -2,7 +2,7 @@
 //! characters and keeping cameras above ground.
 
 use crate::config::TerrainConfig;
-use crate::heights::heights_and_normals;
+use crate::heights::with_thread_samples;
 use bevy::math::Vec3;
 use bevy::prelude::Resource;
 use perlin_core::{Fbm, GridSpec, NoiseTables};
@@ -12,7 +12,8 @@ use std::sync::Arc;
 /// are shared); updated whenever the config changes.
 ///
 /// At a mesh vertex (world `x`, `z` equal to the vertex's, as `f64`) it returns exactly the
-/// vertex's height and normal: both come from [`heights_and_normals`] over the same position.
+/// vertex's height and normal: both come from
+/// [`GroundSamples::ground`](crate::heights::GroundSamples::ground) over the same position.
 /// Between vertices it returns the true surface, which the mesh approximates with triangles.
 #[derive(Resource, Clone, Debug)]
 pub struct TerrainSampler {
@@ -34,11 +35,10 @@ impl TerrainSampler {
     /// Height and unit normal at world `(x, z)`.
     pub fn height_and_normal(&self, x: f64, z: f64) -> (f32, Vec3) {
         let spec = GridSpec::new([x, z], 1.0, [1, 1]);
-        let (h, n) = heights_and_normals(&self.tables, &self.noise, self.height_scale, &spec);
-        (
-            h.first().copied().unwrap_or(0.0),
-            n.first().copied().unwrap_or(Vec3::Y),
-        )
+        with_thread_samples(|samples| {
+            samples.fill(&self.tables, &self.noise, self.height_scale, &spec);
+            samples.ground(0)
+        })
     }
 
     /// Ground height in metres at world `(x, z)`.

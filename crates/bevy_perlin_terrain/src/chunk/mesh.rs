@@ -1,10 +1,10 @@
 //! Building one chunk's mesh buffers from the noise, entirely off the main thread.
 
 use super::ChunkCoord;
+use super::ColourRamp;
 use crate::config::{TerrainColours, TerrainConfig};
-use crate::heights::heights_and_normals;
+use crate::heights::with_thread_samples;
 use bevy::asset::RenderAssetUsages;
-use bevy::math::Vec3;
 use bevy::mesh::{Indices, Mesh, PrimitiveTopology};
 use perlin_core::{Fbm, GridSpec, NoiseTables};
 use std::sync::Arc;
@@ -72,7 +72,7 @@ impl ChunkJob {
 }
 
 /// A chunk's mesh buffers, positions relative to the chunk's corner `(x·size, 0, z·size)`.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ChunkMeshData {
     /// Vertex positions: the `(quads + 1)²` grid, then the skirt vertices.
     pub positions: Vec<[f32; 3]>,
@@ -82,8 +82,20 @@ pub struct ChunkMeshData {
     pub uvs: Vec<[f32; 2]>,
     /// Linear RGBA vertex colours by height and slope.
     pub colors: Vec<[f32; 4]>,
-    /// Triangle list.
-    pub indices: Vec<u32>,
+    /// Triangle list: 16-bit when the vertices allow (up to 129² per chunk), else 32-bit.
+    pub indices: Indices,
+}
+
+impl Default for ChunkMeshData {
+    fn default() -> Self {
+        Self {
+            positions: Vec::new(),
+            normals: Vec::new(),
+            uvs: Vec::new(),
+            colors: Vec::new(),
+            indices: Indices::U16(Vec::new()),
+        }
+    }
 }
 
 impl ChunkMeshData {
@@ -103,147 +115,204 @@ impl ChunkMeshData {
         .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, self.normals)
         .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, self.uvs)
         .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, self.colors)
-        .with_inserted_indices(Indices::U32(self.indices))
+        .with_inserted_indices(self.indices)
     }
-}
-
-/// The colour of ground at `height` metres with unit normal `normal`.
-pub fn ground_colour(
-    colours: &TerrainColours,
-    sea_level: f32,
-    height: f32,
-    normal: Vec3,
-) -> [f32; 4] {
-    // From the sea bed up, each band edge mixes in the colour above it over `band_blend` metres.
-    let above = height - sea_level;
-    let half = 0.5 * colours.band_blend;
-    let mut band = Vec3::from(colours.sea_bed);
-    let mut edge = 0.0;
-    for b in &colours.bands {
-        let t = if half > 0.0 {
-            ((above - edge + half) / (2.0 * half)).clamp(0.0, 1.0)
-        } else {
-            f32::from(above >= edge)
-        };
-        band = band.lerp(Vec3::from(b.colour), t);
-        edge = b.up_to;
-    }
-    // Blend towards rock as the slope passes rock_slope, over a fifth of that slope.
-    let slope = 1.0 - normal.y;
-    let start = colours.rock_slope * 0.8;
-    let t = ((slope - start) / (colours.rock_slope - start).max(1e-6)).clamp(0.0, 1.0);
-    let c = band.lerp(Vec3::from(colours.rock), t);
-    [c.x, c.y, c.z, 1.0]
 }
 
 /// Builds chunk `job`: heights and exact normals from the grid path, UVs, colours, two
 /// triangles per quad, and a skirt hanging from every edge so no crack shows between levels
 /// of detail.
 pub fn build_chunk_mesh(job: &ChunkJob) -> ChunkMeshData {
-    let spec = job.grid();
-    let (heights, normals) = heights_and_normals(&job.tables, &job.noise, job.height_scale, &spec);
     let n = job.quads as usize + 1;
-    if heights.len() != n * n || n < 2 {
-        return ChunkMeshData::default();
-    }
-    let mut mesh = ChunkMeshData::default();
-    let vertices = n * n + 4 * n;
-    mesh.positions.reserve(vertices);
-    mesh.normals.reserve(vertices);
-    mesh.uvs.reserve(vertices);
-    mesh.colors.reserve(vertices);
-    let spacing = job.spacing as f32;
-    let inv = 1.0 / job.quads as f32;
-    let grid = || (0..n).flat_map(move |j| (0..n).map(move |i| (i, j)));
-    mesh.positions.extend(
-        grid()
-            .zip(&heights)
-            .map(|((i, j), &h)| [i as f32 * spacing, h, j as f32 * spacing]),
-    );
-    mesh.normals.extend(normals.iter().map(|v| v.to_array()));
-    mesh.uvs
-        .extend(grid().map(|(i, j)| [i as f32 * inv, j as f32 * inv]));
-    mesh.colors.extend(
-        heights
-            .iter()
-            .zip(&normals)
-            .map(|(&h, &normal)| ground_colour(&job.colours, job.sea_level, h, normal)),
-    );
-    let at = |i: usize, j: usize| (j * n + i) as u32;
-    mesh.indices.reserve(6 * (n - 1) * (n - 1) + 24 * (n - 1));
-    for j in 0..n - 1 {
-        for i in 0..n - 1 {
-            let (v00, v10, v01, v11) = (at(i, j), at(i + 1, j), at(i, j + 1), at(i + 1, j + 1));
-            // Counter-clockwise seen from above (+Y).
-            mesh.indices
-                .extend_from_slice(&[v00, v01, v10, v10, v01, v11]);
+    with_thread_samples(|samples| {
+        samples.fill(&job.tables, &job.noise, job.height_scale, &job.grid());
+        if samples.len() != n * n || n < 2 {
+            return ChunkMeshData::default();
         }
-    }
-    // Skirts: each edge's vertices again, lowered; both windings so they show from any side.
-    let edges: [Vec<u32>; 4] = [
-        (0..n).map(|i| at(i, 0)).collect(),
-        (0..n).map(|i| at(i, n - 1)).collect(),
-        (0..n).map(|j| at(0, j)).collect(),
-        (0..n).map(|j| at(n - 1, j)).collect(),
-    ];
-    for edge in edges {
-        let first = mesh.positions.len() as u32;
-        for &v in &edge {
-            let v = v as usize;
+        let vertices = n * n + 4 * n;
+        let mut mesh = ChunkMeshData {
+            positions: Vec::with_capacity(vertices),
+            normals: Vec::with_capacity(vertices),
+            uvs: Vec::with_capacity(vertices),
+            colors: Vec::with_capacity(vertices),
+            indices: match u16::try_from(vertices) {
+                Ok(_) => Indices::U16(triangles(n)),
+                Err(_) => Indices::U32(triangles(n)),
+            },
+        };
+        let ramp = ColourRamp::new(&job.colours, job.sea_level);
+        let spacing = job.spacing as f32;
+        let inv = 1.0 / job.quads as f32;
+        // Row by row, one attribute at a time: each pass is a plain loop over the row.
+        for j in 0..n {
+            let row = j * n..(j + 1) * n;
+            let (first, z) = (row.start, j as f32);
+            let heights = samples.heights(row.clone()).enumerate();
+            mesh.positions
+                .extend(heights.map(|(i, h)| [i as f32 * spacing, h, z * spacing]));
+            mesh.normals
+                .extend(samples.normals(row).map(|v| v.to_array()));
+            mesh.uvs.extend((0..n).map(|i| [i as f32 * inv, z * inv]));
+            ramp.fill(
+                &mesh.positions[first..],
+                &mesh.normals[first..],
+                &mut mesh.colors,
+            );
+        }
+        // Skirts: each edge's vertices again, lowered (the order `triangles` expects).
+        for v in skirt_edges(n).into_iter().flatten() {
             let [x, y, z] = mesh.positions[v];
             mesh.positions.push([x, y - job.skirt_depth, z]);
             mesh.normals.push(mesh.normals[v]);
             mesh.uvs.push(mesh.uvs[v]);
             mesh.colors.push(mesh.colors[v]);
         }
-        for s in 0..n as u32 - 1 {
-            let (top0, top1) = (edge[s as usize], edge[s as usize + 1]);
-            let (low0, low1) = (first + s, first + s + 1);
-            mesh.indices
-                .extend_from_slice(&[top0, low0, top1, top1, low0, low1]);
-            mesh.indices
-                .extend_from_slice(&[top0, top1, low0, top1, low1, low0]);
+        mesh
+    })
+}
+
+/// The grid vertices of a chunk's four edges, `n` per side: `z = 0`, `z = n − 1`, `x = 0`,
+/// `x = n − 1`. The skirt vertices follow the grid in this order.
+fn skirt_edges(n: usize) -> [impl Iterator<Item = usize> + Clone; 4] {
+    let last = n - 1;
+    [(0, 1), (last * n, 1), (0, n), (last, n)]
+        .map(|(first, stride)| (0..n).map(move |k| first + k * stride))
+}
+
+/// A vertex index type of a chunk's triangle list (`u16` or `u32`).
+trait VertexIndex: Copy {
+    /// Vertex `v`; callers only pass indices below the mesh's vertex count, which fits.
+    fn at(v: usize) -> Self;
+}
+
+impl VertexIndex for u16 {
+    #[inline]
+    fn at(v: usize) -> Self {
+        v as u16
+    }
+}
+
+impl VertexIndex for u32 {
+    #[inline]
+    fn at(v: usize) -> Self {
+        v as u32
+    }
+}
+
+/// Writes `vertices` into `out`, one index at a time (building a small array of indices and
+/// copying it stalls on store forwarding).
+#[inline]
+fn write_indices<T: VertexIndex, const N: usize>(out: &mut [T], vertices: [usize; N]) {
+    for (index, v) in out.iter_mut().zip(vertices) {
+        *index = T::at(v);
+    }
+}
+
+/// The triangle list of a chunk of `n × n` grid vertices followed by its `4n` skirt vertices:
+/// two triangles per quad, counter-clockwise seen from above (+Y), then each skirt strip in
+/// both windings so it shows from any side.
+fn triangles<T: VertexIndex>(n: usize) -> Vec<T> {
+    let quads = n - 1;
+    let mut indices = vec![T::at(0); 6 * quads * quads + 4 * 12 * quads];
+    let (grid, skirts) = indices.split_at_mut(6 * quads * quads);
+    for (j, row) in grid.chunks_exact_mut(6 * quads).enumerate() {
+        for (v00, quad) in (j * n..).zip(row.chunks_exact_mut(6)) {
+            let (v10, v01, v11) = (v00 + 1, v00 + n, v00 + n + 1);
+            write_indices(quad, [v00, v01, v10, v10, v01, v11]);
         }
     }
-    mesh
+    let mut strips = skirts.chunks_exact_mut(12);
+    let mut low = n * n;
+    for edge in skirt_edges(n) {
+        for ((top0, top1), strip) in edge.clone().zip(edge.skip(1)).zip(&mut strips) {
+            let (low0, low1) = (low, low + 1);
+            // The quad in one winding, then in the other.
+            let both = [
+                top0, low0, top1, top1, low0, low1, top0, top1, low0, top1, low1, low0,
+            ];
+            write_indices(strip, both);
+            low += 1;
+        }
+        low += 1;
+    }
+    indices
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::HeightBand;
+    use bevy::math::{IVec2, Vec3, Vec3Swizzles};
 
-    fn colours(band_blend: f32) -> TerrainColours {
-        TerrainColours {
-            sea_bed: [0.0, 0.0, 1.0],
-            bands: vec![
-                HeightBand::new(10.0, [1.0, 0.0, 0.0]),
-                HeightBand::new(1e9, [0.0, 1.0, 0.0]),
-            ],
-            band_blend,
-            rock: [0.5, 0.5, 0.5],
-            rock_slope: 0.5,
+    fn job(resolution: u32) -> ChunkJob {
+        let config = TerrainConfig {
+            chunk_resolution: resolution,
+            ..TerrainConfig::default()
+        };
+        let tables = Arc::new(NoiseTables::from_seed(config.seed));
+        ChunkJob::new(tables, &config, IVec2::new(2, -5), 0)
+    }
+
+    #[test]
+    fn grid_triangles_face_up_and_skirts_hang_below_every_edge() {
+        let job = job(9);
+        let mesh = build_chunk_mesh(&job);
+        let (n, quads) = (9, 8);
+        assert_eq!(mesh.positions.len(), n * n + 4 * n);
+        let Indices::U16(indices) = &mesh.indices else {
+            panic!("a 9² chunk has 16-bit indices");
+        };
+        assert_eq!(indices.len(), 6 * quads * quads + 4 * 12 * quads);
+        let p = |v: u16| Vec3::from(mesh.positions[v as usize]);
+        let (grid, skirts) = indices.split_at(6 * quads * quads);
+        for t in grid.chunks_exact(3) {
+            let up = (p(t[1]) - p(t[0])).cross(p(t[2]) - p(t[0]));
+            assert!(up.y > 0.0, "triangle {t:?} faces down");
+        }
+        // Every skirt triangle is a vertical sliver under one edge segment: its corners stand
+        // at two neighbouring edge positions, and each lowered corner sits the skirt depth below
+        // the grid vertex there.
+        let below = |v: u16| usize::from(v) >= n * n;
+        let grid_at = |x: f32, z: f32| {
+            (0..n * n)
+                .map(|u| Vec3::from(mesh.positions[u]))
+                .find(|u| u.x == x && u.z == z)
+        };
+        for t in skirts.chunks_exact(3) {
+            let lowered = t.iter().filter(|&&v| below(v)).count();
+            assert!(lowered == 1 || lowered == 2, "skirt triangle {t:?}");
+            let (a, b, c) = (p(t[0]).xz(), p(t[1]).xz(), p(t[2]).xz());
+            let (one, other) = if a == b { (a, c) } else { (a, b) };
+            for q in [a, b, c] {
+                assert!(q == one || q == other, "{t:?} stands on two positions");
+            }
+            assert_eq!(one.distance(other), job.spacing as f32, "{t:?}");
+            for &v in t.iter().filter(|&&v| below(v)) {
+                let low = p(v);
+                let top = grid_at(low.x, low.z).expect("a grid vertex above");
+                assert_eq!(top.y - job.skirt_depth, low.y);
+            }
+        }
+        // Each skirt vertex copies its edge vertex's normal, UV and colour.
+        for (s, v) in (n * n..).zip(skirt_edges(n).into_iter().flatten()) {
+            assert_eq!(mesh.normals[s], mesh.normals[v]);
+            assert_eq!(mesh.uvs[s], mesh.uvs[v]);
+            assert_eq!(mesh.colors[s], mesh.colors[v]);
         }
     }
 
     #[test]
-    fn bands_blend_across_their_edges_and_steep_ground_is_rock() {
-        let flat = Vec3::Y;
-        let c = colours(2.0);
-        // 100 m sea level: inside each band its own colour, half-way at each edge.
-        assert_eq!(ground_colour(&c, 100.0, 90.0, flat), [0.0, 0.0, 1.0, 1.0]);
-        assert_eq!(ground_colour(&c, 100.0, 100.0, flat), [0.5, 0.0, 0.5, 1.0]);
-        assert_eq!(ground_colour(&c, 100.0, 105.0, flat), [1.0, 0.0, 0.0, 1.0]);
-        assert_eq!(
-            ground_colour(&c, 100.0, 110.5, flat),
-            [0.25, 0.75, 0.0, 1.0]
-        );
-        assert_eq!(ground_colour(&c, 100.0, 500.0, flat), [0.0, 1.0, 0.0, 1.0]);
-        // Without blending the edges are steps.
-        let hard = colours(0.0);
-        assert_eq!(ground_colour(&hard, 0.0, -0.01, flat), [0.0, 0.0, 1.0, 1.0]);
-        assert_eq!(ground_colour(&hard, 0.0, 0.01, flat), [1.0, 0.0, 0.0, 1.0]);
-        // A vertical face is rock whatever its height.
-        assert_eq!(ground_colour(&c, 0.0, 500.0, Vec3::X), [0.5, 0.5, 0.5, 1.0]);
+    fn index_width_follows_the_vertex_count() {
+        // 129² + skirts fits 16 bits; 257² does not.
+        assert!(matches!(
+            build_chunk_mesh(&job(129)).indices,
+            Indices::U16(_)
+        ));
+        let large = build_chunk_mesh(&job(257));
+        let Indices::U32(indices) = &large.indices else {
+            panic!("a 257² chunk needs 32-bit indices");
+        };
+        let vertices = large.positions.len() as u32;
+        assert_eq!(vertices, 257 * 257 + 4 * 257);
+        assert_eq!(indices.iter().max(), Some(&(vertices - 1)));
     }
 }

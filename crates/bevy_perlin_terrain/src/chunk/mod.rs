@@ -1,9 +1,11 @@
 //! Chunks: where they are ([`ChunkCoord`]), what they look like ([`ChunkMeshData`]) and the
 //! component their entities carry ([`TerrainChunk`]).
 
+mod colour;
 mod mesh;
 
-pub use mesh::{ChunkJob, ChunkMeshData, build_chunk_mesh, ground_colour};
+pub use colour::ColourRamp;
+pub use mesh::{ChunkJob, ChunkMeshData, build_chunk_mesh};
 
 use bevy::math::{IVec2, Vec2, Vec3};
 use bevy::prelude::Component;
