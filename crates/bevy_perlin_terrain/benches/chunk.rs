@@ -8,6 +8,9 @@
 //! - `chunk_mesh_streaming`: the last [`ALIVE`] chunks stay alive, as meshes stay alive while
 //!   they are on screen, and each new chunk replaces the oldest. The allocator reuses the freed
 //!   chunk's memory, which is what happens in a streaming app.
+//!
+//! `cargo bench -p bevy_perlin_terrain --no-default-features --bench chunk` (release, without
+//! the renderer), or `cargo bench --profile dev --workspace --bench chunk`.
 
 use bevy::asset::RenderAssetUsages;
 use bevy::math::IVec2;

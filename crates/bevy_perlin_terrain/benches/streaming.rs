@@ -4,7 +4,8 @@
 //! worst), and chunk meshes generated per second. Frames are paced at 60 per second of wall time, as a
 //! game's would be; the chunk tasks run on the async compute pool's threads meanwhile.
 //!
-//! `cargo bench --profile dev --workspace --bench streaming` (see the README on the profile).
+//! `cargo bench -p bevy_perlin_terrain --no-default-features --bench streaming` (release, without
+//! the renderer), or `cargo bench --profile dev --workspace --bench streaming`.
 
 use bevy::asset::AssetPlugin;
 use bevy::mesh::MeshPlugin;

@@ -1,7 +1,6 @@
 //! Building one chunk's mesh buffers from the noise, entirely off the main thread.
 
-use super::ChunkCoord;
-use super::ColourRamp;
+use super::{ChunkCoord, ColourRamp};
 use crate::config::{TerrainColours, TerrainConfig};
 use crate::heights::with_thread_samples;
 use bevy::asset::RenderAssetUsages;
