@@ -1,7 +1,7 @@
 //! Building one chunk's mesh buffers from the noise, entirely off the main thread.
 
 use super::{ChunkCoord, ColourRamp};
-use crate::config::{TerrainColours, TerrainConfig};
+use crate::config::TerrainConfig;
 use crate::heights::with_thread_samples;
 use bevy::asset::RenderAssetUsages;
 use bevy::mesh::{Indices, Mesh, PrimitiveTopology};
@@ -24,10 +24,8 @@ pub struct ChunkJob {
     pub spacing: f64,
     /// Skirt depth in metres.
     pub skirt_depth: f32,
-    /// Water height, for colouring.
-    pub sea_level: f32,
-    /// Vertex colours.
-    pub colours: TerrainColours,
+    /// Vertex colours by height above the sea and slope.
+    pub ramp: ColourRamp,
     /// Which chunk.
     pub coord: ChunkCoord,
     /// Level of detail.
@@ -49,8 +47,7 @@ impl ChunkJob {
             quads: config.resolution_at(lod) - 1,
             spacing: config.vertex_spacing(lod),
             skirt_depth: config.skirt_depth_or_auto(),
-            sea_level: config.sea_level,
-            colours: config.colours.clone(),
+            ramp: ColourRamp::new(&config.colours, config.sea_level),
             coord,
             lod,
         }
@@ -139,7 +136,6 @@ pub fn build_chunk_mesh(job: &ChunkJob) -> ChunkMeshData {
                 Err(_) => Indices::U32(triangles(n)),
             },
         };
-        let ramp = ColourRamp::new(&job.colours, job.sea_level);
         let spacing = job.spacing as f32;
         let inv = 1.0 / job.quads as f32;
         // Row by row, one attribute at a time: each pass is a plain loop over the row.
@@ -152,7 +148,7 @@ pub fn build_chunk_mesh(job: &ChunkJob) -> ChunkMeshData {
             mesh.normals
                 .extend(samples.normals(row).map(|v| v.to_array()));
             mesh.uvs.extend((0..n).map(|i| [i as f32 * inv, z * inv]));
-            ramp.fill(
+            job.ramp.fill(
                 &mesh.positions[first..],
                 &mesh.normals[first..],
                 &mut mesh.colors,
