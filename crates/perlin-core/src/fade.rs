@@ -1,5 +1,5 @@
 //! Fade curves: how far along a lattice cell a sample sits, reshaped so the noise is smooth
-//! across cell borders (seed 000 §3.3.1, seed 001, seed 004 §5.1).
+//! across cell borders (Perlin 1985 used the Hermite cubic, Perlin 2002 the quintic).
 
 use serde::{Deserialize, Serialize};
 
@@ -9,12 +9,13 @@ use serde::{Deserialize, Serialize};
 /// and curvature are continuous across cells. `Hermite` (Perlin 1985) keeps only the first
 /// derivative continuous; `Linear` keeps neither and shows the lattice.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 pub enum Fade {
     /// `s(t) = t`.
     Linear,
     /// `s(t) = 3t² − 2t³`.
     Hermite,
-    /// `s(t) = 6t⁵ − 15t⁴ + 10t³`, in seed 000's Horner form `t·t·t·(10 + t·(−15 + t·6))`.
+    /// `s(t) = 6t⁵ − 15t⁴ + 10t³`, in the Horner form `t·t·t·(t·(t·6 − 15) + 10)`.
     #[default]
     Quintic,
 }
@@ -39,29 +40,9 @@ impl Fade {
             Fade::Quintic => 30.0 * t * t * (t * (t - 2.0) + 1.0),
         }
     }
-
-    /// `s(t)` in single precision, for the grid path.
-    #[inline(always)]
-    pub fn apply_f32(self, t: f32) -> f32 {
-        match self {
-            Fade::Linear => t,
-            Fade::Hermite => t * t * (3.0 - 2.0 * t),
-            Fade::Quintic => t * t * t * (t * (t * 6.0 - 15.0) + 10.0),
-        }
-    }
-
-    /// `s′(t)` in single precision, for the grid path.
-    #[inline(always)]
-    pub fn derivative_f32(self, t: f32) -> f32 {
-        match self {
-            Fade::Linear => 1.0,
-            Fade::Hermite => 6.0 * t * (1.0 - t),
-            Fade::Quintic => 30.0 * t * t * (t * (t - 2.0) + 1.0),
-        }
-    }
 }
 
-/// Seed 000's `Interpolacio(a, b, t) = a + t·(b − a)`.
+/// Linear interpolation `a + t·(b − a)`.
 #[inline(always)]
 pub fn lerp(a: f64, b: f64, t: f64) -> f64 {
     a + t * (b - a)
@@ -85,7 +66,6 @@ mod tests {
                     (numeric - fade.derivative(t)).abs() < 1e-6,
                     "{fade:?} at {t}"
                 );
-                assert!((fade.apply_f32(t as f32) as f64 - fade.apply(t)).abs() < 1e-6);
             }
         }
         assert_eq!(Fade::Quintic.derivative(0.0), 0.0);

@@ -1,11 +1,11 @@
-//! Lattice coordinates and the two ways of hashing them: Perlin's permutation table (period 256)
-//! or a table-free integer hash (seed 001, period 2³²).
+//! Lattice coordinates and the two ways of hashing them: Perlin's permutation table (period 256
+//! cells) or an integer hash of the whole coordinate (period 2³² cells).
 
 use crate::tables::{GRADIENTS_3D, GRADIENTS_4D, NoiseTables};
 use serde::{Deserialize, Serialize};
 
 /// Splits a coordinate into its lattice cell and the offset inside it, with a true floor so that
-/// negative coordinates land in the right cell (seed 004 §4.2).
+/// negative coordinates land in the right cell (truncating casts put −0.5 in cell 0).
 ///
 /// Never panics: NaN maps to cell 0 and ±∞ to the extreme cells (the cast saturates); their
 /// offsets are NaN, so the noise of a non-finite coordinate is NaN.
@@ -39,23 +39,44 @@ pub(crate) fn cell_small(x: f64) -> (i64, f64) {
 }
 
 /// How a lattice point picks its gradient or value.
+///
+/// The point generators ([`Perlin`](crate::Perlin), [`Simplex`](crate::Simplex),
+/// [`Value`](crate::Value)) default to `Table`, Perlin's own scheme; [`Fbm`](crate::Fbm)
+/// defaults to `Integer`, because a table's period shows in terrain: with lacunarity 2 every
+/// octave's period divides the first's, so the whole terrain repeats every `256 / frequency`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 pub enum Hashing {
-    /// `P[P[x & 255] + (y & 255)]` through the seeded permutation (seed 000 §3.2.1). Fast, but
-    /// the noise repeats every 256 lattice cells along each axis.
+    /// `P[P[x & 255] + (y & 255)]` through the seeded permutation (Perlin 1985/2002). The
+    /// noise repeats every 256 lattice cells along each axis.
     #[default]
     Table,
-    /// Seed 001's multiply–rotate hash of the raw integer coordinates, keyed by the seed: no
-    /// table, period 2³² cells. 2D gradients are unit vectors of the hashed angle.
+    /// A multiply–xor–rotate hash of the whole 32-bit lattice coordinates, keyed by the seed (the
+    /// `randomGradient` mixing of the Wikipedia article "Perlin noise"), picks one of the seed's
+    /// 256 gradients: period 2³² cells, as fast as `Table` on the grid path. (The article turns
+    /// the hash into an angle with a sine and a cosine; a lookup among 256 random directions is
+    /// many times cheaper and looks the same.) Value noise hashes with Hugo Elias's `rand_noise`
+    /// chain instead.
     Integer,
 }
 
-/// Seed 001's `randomGradient` mixing of two 32-bit coordinates, with seed keys folded in.
+/// The `randomGradient` mixing of two 32-bit coordinates (Wikipedia, "Perlin noise"), with seed
+/// keys folded in.
 #[inline(always)]
 pub(crate) fn mix2(keys: [u32; 4], ix: i64, iy: i64) -> u32 {
-    let mut a = (ix as u32) ^ keys[0];
+    mix2_row(keys, mix2_column(keys, ix), iy)
+}
+
+/// The part of [`mix2`] that depends on `ix` alone: the grid path computes it once per column.
+#[inline(always)]
+pub(crate) fn mix2_column(keys: [u32; 4], ix: i64) -> u32 {
+    ((ix as u32) ^ keys[0]).wrapping_mul(3_284_157_443)
+}
+
+/// The rest of [`mix2`], from the column part `a`.
+#[inline(always)]
+pub(crate) fn mix2_row(keys: [u32; 4], mut a: u32, iy: i64) -> u32 {
     let mut b = (iy as u32) ^ keys[1];
-    a = a.wrapping_mul(3_284_157_443);
     b ^= a.rotate_left(16);
     b = b.wrapping_mul(1_911_520_717);
     a ^= b.rotate_left(16);
@@ -73,57 +94,69 @@ pub(crate) fn mix_n(keys: [u32; 4], coords: &[i64]) -> u32 {
 }
 
 impl Hashing {
-    /// The unit gradient of 2D lattice point `(ix, iy)`.
+    /// The index of 2D lattice point `(ix, iy)`'s gradient among the tables' 256.
     #[inline(always)]
-    pub fn gradient_2d(self, t: &NoiseTables, ix: i64, iy: i64) -> [f64; 2] {
+    fn gradient_index_2d(self, tables: &NoiseTables, ix: i64, iy: i64) -> usize {
         match self {
-            Hashing::Table => t.grad2(t.hash2((ix & 255) as usize, (iy & 255) as usize)),
-            Hashing::Integer => {
-                // Seed 001: the hash scaled to an angle in [0, 2π).
-                let angle =
-                    mix2(t.keys(), ix, iy) as f64 * (std::f64::consts::PI / 2_147_483_648.0);
-                let (s, c) = angle.sin_cos();
-                [c, s]
-            }
+            Hashing::Table => tables.hash2((ix & 255) as usize, (iy & 255) as usize),
+            Hashing::Integer => (mix2(tables.keys(), ix, iy) >> 24) as usize,
         }
     }
 
-    /// The gradient of 2D lattice point `(ix, iy)` in single precision (grid path).
+    /// The part of a 2D lattice hash that depends on the column `ix` alone (`P[ix & 255]`, or
+    /// the first step of the integer mix): the grid path computes it once per column.
     #[inline(always)]
-    pub(crate) fn gradient_2d_f32(self, t: &NoiseTables, ix: i64, iy: i64) -> [f32; 2] {
+    pub(crate) fn column_key(self, tables: &NoiseTables, ix: i64) -> u32 {
         match self {
-            Hashing::Table => t.perm_grad2_f32(t.p((ix & 255) as usize) + (iy & 255) as usize),
-            Hashing::Integer => self.gradient_2d(t, ix, iy).map(|c| c as f32),
+            Hashing::Table => tables.p((ix & 255) as usize) as u32,
+            Hashing::Integer => mix2_column(tables.keys(), ix),
         }
+    }
+
+    /// [`gradient_2d`](Self::gradient_2d) of `(ix, iy)` in single precision, from `ix`'s
+    /// [`column_key`](Self::column_key), for the grid path.
+    #[inline(always)]
+    pub(crate) fn gradient_2d_f32_keyed(self, tables: &NoiseTables, key: u32, iy: i64) -> [f32; 2] {
+        match self {
+            Hashing::Table => tables.perm_grad2_f32(key as usize + (iy & 255) as usize),
+            Hashing::Integer => tables.grad2_f32((mix2_row(tables.keys(), key, iy) >> 24) as usize),
+        }
+    }
+
+    /// The unit gradient of 2D lattice point `(ix, iy)`.
+    #[inline(always)]
+    pub fn gradient_2d(self, tables: &NoiseTables, ix: i64, iy: i64) -> [f64; 2] {
+        tables.grad2(self.gradient_index_2d(tables, ix, iy))
     }
 
     /// A hash in 0..=255 of a lattice point of any dimension: `P[…P[P[x] + y]… + w]`.
     #[inline(always)]
-    pub fn hash_byte(self, t: &NoiseTables, coords: &[i64]) -> usize {
+    pub fn hash_byte(self, tables: &NoiseTables, coords: &[i64]) -> usize {
         match self {
             Hashing::Table => coords
                 .iter()
-                .fold(0usize, |h, &c| t.p(h + (c & 255) as usize)),
-            Hashing::Integer => (mix_n(t.keys(), coords) >> 24) as usize,
+                .fold(0usize, |h, &c| tables.p(h + (c & 255) as usize)),
+            Hashing::Integer => (mix_n(tables.keys(), coords) >> 24) as usize,
         }
     }
 
     /// The gradient of 3D lattice point `c`: one of the 16 of [`GRADIENTS_3D`].
     #[inline(always)]
-    pub fn gradient_3d(self, t: &NoiseTables, c: [i64; 3]) -> [f64; 3] {
-        GRADIENTS_3D[self.hash_byte(t, &c) & 15]
+    pub fn gradient_3d(self, tables: &NoiseTables, c: [i64; 3]) -> [f64; 3] {
+        GRADIENTS_3D[self.hash_byte(tables, &c) & 15]
     }
 
     /// The gradient of 4D lattice point `c`: one of the 32 of [`GRADIENTS_4D`].
     #[inline(always)]
-    pub fn gradient_4d(self, t: &NoiseTables, c: [i64; 4]) -> [f64; 4] {
-        GRADIENTS_4D[self.hash_byte(t, &c) & 31]
+    pub fn gradient_4d(self, tables: &NoiseTables, c: [i64; 4]) -> [f64; 4] {
+        GRADIENTS_4D[self.hash_byte(tables, &c) & 31]
     }
 
-    /// The slope of 1D lattice point `x`: one of ±1/8, ±2/8, …, ±8/8 (the 16 slopes of seed 003).
+    /// The slope of 1D lattice point `x`: one of ±1/8, ±2/8, …, ±8/8 (16 slopes, as in Perlin's
+    /// 1D noise).
     #[inline(always)]
-    pub fn gradient_1d(self, t: &NoiseTables, x: i64) -> f64 {
-        let h = self.hash_byte(t, &[x]);
+    pub fn gradient_1d(self, tables: &NoiseTables, x: i64) -> f64 {
+        let h = self.hash_byte(tables, &[x]);
         let magnitude = ((h & 7) + 1) as f64 / 8.0;
         if h & 8 == 0 { magnitude } else { -magnitude }
     }
@@ -163,6 +196,16 @@ mod tests {
         let a = Hashing::Integer.gradient_2d(&t, 5, 9);
         let b = Hashing::Integer.gradient_2d(&t, 5 + 256, 9);
         assert_ne!(a, b);
+        // Nor periodic at any power of two below 2³²; at 2³² it wraps.
+        for shift in [8, 12, 16, 20, 24, 31] {
+            let far = 5 + (1i64 << shift);
+            assert_ne!(
+                Hashing::Integer.gradient_2d(&t, far, 9),
+                a,
+                "period 2^{shift}"
+            );
+        }
+        assert_eq!(Hashing::Integer.gradient_2d(&t, 5 + (1i64 << 32), 9), a);
         assert!((a[0].hypot(a[1]) - 1.0).abs() < 1e-12);
         let ta = Hashing::Table.gradient_2d(&t, 5, 9);
         assert_eq!(ta, Hashing::Table.gradient_2d(&t, 5 + 256, 9 - 512));
@@ -174,7 +217,7 @@ mod tests {
     }
 
     #[test]
-    fn table_hash_is_seed_000s_hash() {
+    fn table_hash_is_perlins_hash() {
         let t = NoiseTables::from_seed(11);
         let p = t.permutation();
         let expected = p[p[200] as usize + 13] as usize;

@@ -1,4 +1,5 @@
-//! Perlin (gradient) noise in 1 to 4 dimensions (seed 000 §3–4, seed 004 §5).
+//! Perlin (gradient) noise in 1 to 4 dimensions (Perlin 1985, "An Image Synthesizer"; Perlin
+//! 2002, "Improving Noise").
 //!
 //! A lattice point carries a pseudo-random gradient; a sample takes the dot product of each
 //! corner's gradient with the vector from that corner to the sample, and blends the products
@@ -13,8 +14,8 @@ use crate::lattice::{Hashing, cell};
 use crate::tables::NoiseTables;
 use serde::{Deserialize, Serialize};
 
-/// Perlin noise settings: the fade curve and the lattice hashing. `Default` is seed 000's noise:
-/// quintic fade, permutation table.
+/// Perlin noise settings: the fade curve and the lattice hashing. `Default` is Perlin's 2002
+/// noise: quintic fade, permutation table.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Perlin {
     /// Blend curve between corners.
@@ -35,40 +36,29 @@ fn dot3(g: [f64; 3], x: f64, y: f64, z: f64) -> f64 {
 
 impl Perlin {
     /// 1D Perlin noise: slopes at the integers, blended by the fade curve.
-    pub fn get1(&self, t: &NoiseTables, x: f64) -> f64 {
+    pub fn get1(&self, tables: &NoiseTables, x: f64) -> f64 {
         let (ix, fx) = cell(x);
-        let g0 = self.hashing.gradient_1d(t, ix);
-        let g1 = self.hashing.gradient_1d(t, ix.wrapping_add(1));
+        let g0 = self.hashing.gradient_1d(tables, ix);
+        let g1 = self.hashing.gradient_1d(tables, ix.wrapping_add(1));
         lerp(g0 * fx, g1 * (fx - 1.0), self.fade.apply(fx))
     }
 
-    /// 2D Perlin noise, seed 000's algorithm 9.
-    pub fn get2(&self, t: &NoiseTables, x: f64, y: f64) -> f64 {
-        let (ix, fx) = cell(x);
-        let (iy, fy) = cell(y);
-        let (ix1, iy1) = (ix.wrapping_add(1), iy.wrapping_add(1));
-        let h = self.hashing;
-        let g00 = h.gradient_2d(t, ix, iy);
-        let g10 = h.gradient_2d(t, ix1, iy);
-        let g01 = h.gradient_2d(t, ix, iy1);
-        let g11 = h.gradient_2d(t, ix1, iy1);
-        let tx = self.fade.apply(fx);
-        let ty = self.fade.apply(fy);
-        let a = lerp(dot2(g00, fx, fy), dot2(g10, fx - 1.0, fy), tx);
-        let b = lerp(dot2(g01, fx, fy - 1.0), dot2(g11, fx - 1.0, fy - 1.0), tx);
-        lerp(a, b, ty)
+    /// 2D Perlin noise: the four corner gradients' dot products with the offsets to the
+    /// sample, blended along x and then y by the fade curve.
+    pub fn get2(&self, tables: &NoiseTables, x: f64, y: f64) -> f64 {
+        self.get2_with_gradient(tables, x, y).0
     }
 
     /// 2D Perlin noise with its analytic gradient `(n, ∂n/∂x, ∂n/∂y)`, for exact terrain normals.
-    pub fn get2_with_gradient(&self, t: &NoiseTables, x: f64, y: f64) -> (f64, [f64; 2]) {
+    pub fn get2_with_gradient(&self, tables: &NoiseTables, x: f64, y: f64) -> (f64, [f64; 2]) {
         let (ix, fx) = cell(x);
         let (iy, fy) = cell(y);
         let (ix1, iy1) = (ix.wrapping_add(1), iy.wrapping_add(1));
         let h = self.hashing;
-        let g00 = h.gradient_2d(t, ix, iy);
-        let g10 = h.gradient_2d(t, ix1, iy);
-        let g01 = h.gradient_2d(t, ix, iy1);
-        let g11 = h.gradient_2d(t, ix1, iy1);
+        let g00 = h.gradient_2d(tables, ix, iy);
+        let g10 = h.gradient_2d(tables, ix1, iy);
+        let g01 = h.gradient_2d(tables, ix, iy1);
+        let g11 = h.gradient_2d(tables, ix1, iy1);
         let (n00, n10) = (dot2(g00, fx, fy), dot2(g10, fx - 1.0, fy));
         let (n01, n11) = (dot2(g01, fx, fy - 1.0), dot2(g11, fx - 1.0, fy - 1.0));
         let (u, du) = (self.fade.apply(fx), self.fade.derivative(fx));
@@ -88,7 +78,7 @@ impl Perlin {
 
     /// 3D Perlin noise; with [`NoiseTables::reference`] and the defaults it is Ken Perlin's
     /// ImprovedNoise, bit for bit.
-    pub fn get3(&self, t: &NoiseTables, x: f64, y: f64, z: f64) -> f64 {
+    pub fn get3(&self, tables: &NoiseTables, x: f64, y: f64, z: f64) -> f64 {
         let (ix, fx) = cell(x);
         let (iy, fy) = cell(y);
         let (iz, fz) = cell(z);
@@ -99,7 +89,7 @@ impl Perlin {
         );
         let corner = |dx: i64, dy: i64, dz: i64| {
             let g = self.hashing.gradient_3d(
-                t,
+                tables,
                 [
                     ix.wrapping_add(dx),
                     iy.wrapping_add(dy),
@@ -124,10 +114,10 @@ impl Perlin {
     }
 
     /// 4D Perlin noise over the 32 hypercube-edge gradients.
-    pub fn get4(&self, t: &NoiseTables, x: f64, y: f64, z: f64, w: f64) -> f64 {
+    pub fn get4(&self, tables: &NoiseTables, x: f64, y: f64, z: f64, w: f64) -> f64 {
         let cells = [cell(x), cell(y), cell(z), cell(w)];
         let fades = cells.map(|(_, f)| self.fade.apply(f));
-        // Blend the 16 corners axis by axis, x first, as seed 004 §3.6 generalises.
+        // Blend the 16 corners axis by axis, x first.
         let mut values = [0.0; 16];
         for (corner, value) in values.iter_mut().enumerate() {
             let mut lattice = [0i64; 4];
@@ -137,7 +127,7 @@ impl Perlin {
                 lattice[axis] = cells[axis].0.wrapping_add(bit);
                 offset[axis] = cells[axis].1 - bit as f64;
             }
-            let g = self.hashing.gradient_4d(t, lattice);
+            let g = self.hashing.gradient_4d(tables, lattice);
             *value = g[0] * offset[0] + g[1] * offset[1] + g[2] * offset[2] + g[3] * offset[3];
         }
         let mut len = 16;
@@ -165,21 +155,21 @@ impl NoiseTables {
 }
 
 /// 1D Perlin noise with the default settings.
-pub fn perlin1(t: &NoiseTables, x: f64) -> f64 {
-    Perlin::default().get1(t, x)
+pub fn perlin1(tables: &NoiseTables, x: f64) -> f64 {
+    Perlin::default().get1(tables, x)
 }
 
-/// 2D Perlin noise with the default settings (seed 000's `Zaj(x, y)`).
-pub fn perlin2(t: &NoiseTables, x: f64, y: f64) -> f64 {
-    Perlin::default().get2(t, x, y)
+/// 2D Perlin noise with the default settings.
+pub fn perlin2(tables: &NoiseTables, x: f64, y: f64) -> f64 {
+    Perlin::default().get2(tables, x, y)
 }
 
 /// 3D Perlin noise with the default settings (ImprovedNoise with [`NoiseTables::reference`]).
-pub fn perlin3(t: &NoiseTables, x: f64, y: f64, z: f64) -> f64 {
-    Perlin::default().get3(t, x, y, z)
+pub fn perlin3(tables: &NoiseTables, x: f64, y: f64, z: f64) -> f64 {
+    Perlin::default().get3(tables, x, y, z)
 }
 
 /// 4D Perlin noise with the default settings.
-pub fn perlin4(t: &NoiseTables, x: f64, y: f64, z: f64, w: f64) -> f64 {
-    Perlin::default().get4(t, x, y, z, w)
+pub fn perlin4(tables: &NoiseTables, x: f64, y: f64, z: f64, w: f64) -> f64 {
+    Perlin::default().get4(tables, x, y, z, w)
 }

@@ -1,4 +1,5 @@
-//! Simplex noise in 2, 3 and 4 dimensions (seed 004 §6, seed 003).
+//! Simplex noise in 2, 3 and 4 dimensions (Perlin 2001, "Noise hardware"; explained in
+//! Gustavson 2005, "Simplex noise demystified").
 //!
 //! Space is tiled with simplices instead of cubes: skew the sample by
 //! `F = (√(n+1) − 1)/n` to find its cell, unskew by `G = (1 − 1/√(n+1))/n`, walk the `n + 1`
@@ -28,6 +29,9 @@ fn simplex<const N: usize>(
     p: [f64; N],
     gradient: impl Fn([i64; N]) -> [f64; N],
 ) -> (f64, [f64; N]) {
+    if p.iter().any(|c| !c.is_finite()) {
+        return (f64::NAN, [f64::NAN; N]);
+    }
     let n = N as f64;
     let skew = ((n + 1.0).sqrt() - 1.0) / n;
     let unskew = (1.0 - 1.0 / (n + 1.0).sqrt()) / n;
@@ -64,38 +68,38 @@ fn simplex<const N: usize>(
 
 impl Simplex {
     /// 2D simplex noise, about ±1; 256 random unit gradients (table) or hashed angles (integer).
-    pub fn get2(&self, t: &NoiseTables, x: f64, y: f64) -> f64 {
-        self.get2_with_gradient(t, x, y).0
+    pub fn get2(&self, tables: &NoiseTables, x: f64, y: f64) -> f64 {
+        self.get2_with_gradient(tables, x, y).0
     }
 
     /// 2D simplex noise with its analytic gradient.
-    pub fn get2_with_gradient(&self, t: &NoiseTables, x: f64, y: f64) -> (f64, [f64; 2]) {
-        let (v, g) = simplex([x, y], |c| self.hashing.gradient_2d(t, c[0], c[1]));
+    pub fn get2_with_gradient(&self, tables: &NoiseTables, x: f64, y: f64) -> (f64, [f64; 2]) {
+        let (v, g) = simplex([x, y], |c| self.hashing.gradient_2d(tables, c[0], c[1]));
         (v * SCALE_2D, g.map(|c| c * SCALE_2D))
     }
 
     /// 3D simplex noise, about ±1, over the 16 cube-edge gradients.
-    pub fn get3(&self, t: &NoiseTables, x: f64, y: f64, z: f64) -> f64 {
-        simplex([x, y, z], |c| self.hashing.gradient_3d(t, c)).0 * SCALE_3D
+    pub fn get3(&self, tables: &NoiseTables, x: f64, y: f64, z: f64) -> f64 {
+        simplex([x, y, z], |c| self.hashing.gradient_3d(tables, c)).0 * SCALE_3D
     }
 
     /// 4D simplex noise, about ±1, over the 32 hypercube-edge gradients.
-    pub fn get4(&self, t: &NoiseTables, x: f64, y: f64, z: f64, w: f64) -> f64 {
-        simplex([x, y, z, w], |c| self.hashing.gradient_4d(t, c)).0 * SCALE_4D
+    pub fn get4(&self, tables: &NoiseTables, x: f64, y: f64, z: f64, w: f64) -> f64 {
+        simplex([x, y, z, w], |c| self.hashing.gradient_4d(tables, c)).0 * SCALE_4D
     }
 }
 
 /// 2D simplex noise with the default settings.
-pub fn simplex2(t: &NoiseTables, x: f64, y: f64) -> f64 {
-    Simplex::default().get2(t, x, y)
+pub fn simplex2(tables: &NoiseTables, x: f64, y: f64) -> f64 {
+    Simplex::default().get2(tables, x, y)
 }
 
 /// 3D simplex noise with the default settings.
-pub fn simplex3(t: &NoiseTables, x: f64, y: f64, z: f64) -> f64 {
-    Simplex::default().get3(t, x, y, z)
+pub fn simplex3(tables: &NoiseTables, x: f64, y: f64, z: f64) -> f64 {
+    Simplex::default().get3(tables, x, y, z)
 }
 
 /// 4D simplex noise with the default settings.
-pub fn simplex4(t: &NoiseTables, x: f64, y: f64, z: f64, w: f64) -> f64 {
-    Simplex::default().get4(t, x, y, z, w)
+pub fn simplex4(tables: &NoiseTables, x: f64, y: f64, z: f64, w: f64) -> f64 {
+    Simplex::default().get4(tables, x, y, z, w)
 }

@@ -1,4 +1,6 @@
-//! Seeded permutation and gradient tables (seed 000 §2, seed 004 §5.2).
+//! Seeded permutation and gradient tables, as in Perlin's reference implementations (Perlin
+//! 1985, "An Image Synthesizer"; Perlin 2002, "Improving Noise", whose Java reference is
+//! `ImprovedNoise`).
 //!
 //! Everything a table-mode generator looks up lives here: the doubled permutation that hashes
 //! lattice points, the 256 random unit vectors of 2D Perlin noise, and the fixed gradient sets of
@@ -12,7 +14,7 @@
 use rand::{Rng, RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// Ken Perlin's published permutation (ImprovedNoise, 2002), quoted by seeds 003 and 004.
+/// Ken Perlin's published permutation (the `ImprovedNoise` reference, 2002).
 pub const KEN_PERLIN_PERMUTATION: [u8; 256] = [
     151, 160, 137, 91, 90, 15, 131, 13, 201, 95, 96, 53, 194, 233, 7, 225, 140, 36, 103, 30, 69,
     142, 8, 99, 37, 240, 21, 10, 23, 190, 6, 148, 247, 120, 234, 75, 0, 26, 197, 62, 94, 252, 219,
@@ -29,11 +31,10 @@ pub const KEN_PERLIN_PERMUTATION: [u8; 256] = [
     128, 195, 78, 66, 215, 61, 156, 180,
 ];
 
-/// The 12 cube-edge midpoints plus 4 repeats that make the set 16 long (seed 004 §5.2), in the
-/// order Ken Perlin's ImprovedNoise `grad()` produces them for `hash & 15`.
-///
-/// Seed 004's listing 18 writes entries 13 and 14 the other way round; we follow ImprovedNoise so
-/// that `perlin3` with [`NoiseTables::reference`] reproduces it exactly.
+/// The 12 cube-edge midpoints plus 4 repeats that make the set 16 long (Perlin 2002), in the
+/// order Ken Perlin's ImprovedNoise `grad()` produces them for `hash & 15`, so that `perlin3`
+/// with [`NoiseTables::reference`] reproduces it exactly. (Some published transcriptions swap
+/// entries 13 and 14.)
 pub const GRADIENTS_3D: [[f64; 3]; 16] = [
     [1.0, 1.0, 0.0],
     [-1.0, 1.0, 0.0],
@@ -89,8 +90,10 @@ pub struct NoiseTables {
     seed: u64,
     /// `perm[i] == perm[i + 256]`: the doubling lets `perm[perm[x] + y]` skip the second `& 255`.
     perm: [u8; 512],
-    /// 256 unit vectors `(cos θ, sin θ)` (seed 000, algorithms 1–2).
+    /// 256 unit vectors `(cos θ, sin θ)` at random angles θ.
     grad2: [[f64; 2]; 256],
+    /// `grad2` in single precision, for the grid path.
+    grad2_f32: [[f32; 2]; 256],
     /// `grad2[perm[i]]` in single precision, for the grid path: one lookup per lattice point.
     perm_grad2_f32: [[f32; 2]; 512],
     /// Seed-derived keys mixed into the table-free integer hashes.
@@ -98,17 +101,17 @@ pub struct NoiseTables {
 }
 
 impl NoiseTables {
-    /// Builds the tables for `seed` with a ChaCha8 generator: first the 256 gradient angles
-    /// (seed 000, algorithm 1), then the Fisher–Yates shuffle of 0..=255 (algorithm 3).
+    /// Builds the tables for `seed` with a ChaCha8 generator: first 256 gradient angles, uniform
+    /// in `[0, 2π)`, then a Fisher–Yates shuffle of 0..=255 for the permutation.
     pub fn from_seed(seed: u64) -> Self {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut grad2 = [[0.0; 2]; 256];
         for g in &mut grad2 {
-            // Algorithm 2: an angle in [0, 2π), turned into a unit vector.
+            // An angle in [0, 2π), turned into a unit vector.
             let angle = rng.random::<f64>() * std::f64::consts::TAU;
             *g = [angle.cos(), angle.sin()];
         }
-        // Algorithm 3, 0-based: for i = 255 down to 1, swap P[i] with P[next() mod (i + 1)].
+        // Fisher–Yates: for i = 255 down to 1, swap P[i] with P[next() mod (i + 1)].
         let mut perm = [0u8; 256];
         for (i, p) in perm.iter_mut().enumerate() {
             *p = i as u8;
@@ -135,10 +138,8 @@ impl NoiseTables {
         let mut perm = [0u8; 512];
         perm[..256].copy_from_slice(&perm256);
         perm[256..].copy_from_slice(&perm256);
-        let perm_grad2_f32 = perm.map(|h| {
-            let [x, y] = grad2[h as usize];
-            [x as f32, y as f32]
-        });
+        let grad2_f32 = grad2.map(|[x, y]| [x as f32, y as f32]);
+        let perm_grad2_f32 = perm.map(|h| grad2_f32[h as usize]);
         let mixed = splitmix64(seed);
         let keys = [
             mixed as u32,
@@ -150,6 +151,7 @@ impl NoiseTables {
             seed,
             perm,
             grad2,
+            grad2_f32,
             perm_grad2_f32,
             keys,
         }
@@ -176,7 +178,7 @@ impl NoiseTables {
         self.perm[i & 511] as usize
     }
 
-    /// Seed 000's `Hash(x, y) = P[P[x] + y]` for lattice coordinates already masked to 0..=255.
+    /// Perlin's `hash(x, y) = P[P[x] + y]` for lattice coordinates already masked to 0..=255.
     #[inline(always)]
     pub(crate) fn hash2(&self, x: usize, y: usize) -> usize {
         self.p(self.p(x) + y)
@@ -187,7 +189,13 @@ impl NoiseTables {
         self.grad2[hash & 255]
     }
 
-    /// `grad2[P[i]]` in single precision, for `i < 512`: the last step of seed 000's hash and
+    /// [`grad2`](Self::grad2) in single precision.
+    #[inline(always)]
+    pub(crate) fn grad2_f32(&self, hash: usize) -> [f32; 2] {
+        self.grad2_f32[hash & 255]
+    }
+
+    /// `grad2[P[i]]` in single precision, for `i < 512`: the last step of the table hash and
     /// the gradient lookup in one.
     #[inline(always)]
     pub(crate) fn perm_grad2_f32(&self, i: usize) -> [f32; 2] {
@@ -252,8 +260,8 @@ mod tests {
     }
 
     #[test]
-    fn shuffle_follows_algorithm_3() {
-        // Replay algorithm 3 with its own 1-based indices against the same generator stream.
+    fn shuffle_is_fisher_yates() {
+        // Replay the textbook 1-based Fisher–Yates shuffle against the same generator stream.
         let mut rng = ChaCha8Rng::seed_from_u64(7);
         for _ in 0..256 {
             let _ = rng.random::<f64>();

@@ -1,6 +1,7 @@
-//! Value noise in any dimension (seed 004 §2–3): a pseudo-random value at every lattice point,
-//! interpolated linearly, with a cosine, or with a 4-point cubic, one axis after the other
-//! (the recursive n-dimensional scheme of seed 004's listing 13).
+//! Value noise in any dimension: a pseudo-random value at every lattice point, interpolated
+//! linearly, with a cosine, or with a 4-point cubic, one axis after the other (the classic
+//! scheme of Hugo Elias's "Perlin Noise" tutorial, 1998, generalised to n dimensions by
+//! recursion over the axes).
 
 use crate::lattice::{Hashing, cell, mix_n};
 use crate::tables::NoiseTables;
@@ -9,15 +10,17 @@ use serde::{Deserialize, Serialize};
 /// The most dimensions [`Value::get_n`] accepts.
 pub const MAX_DIMENSIONS: usize = 8;
 
-/// How value noise blends lattice values (seed 004 §3).
+/// How value noise blends lattice values.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 pub enum Interpolation {
     /// `a·(1 − t) + b·t` between the two nearest points: continuous, creased.
     Linear,
     /// `c = (1 − cos πt)/2`, then linear: smooth slopes, flat at the lattice points.
     #[default]
     Cosine,
-    /// The 4-point cubic of seed 004 §3.4 through the two points before and after.
+    /// The 4-point cubic through the two points before and after (`p t³ + q t² + r t + s`
+    /// with `p = (v₃ − v₂) − (v₀ − v₁)`, Elias's form).
     Cubic,
 }
 
@@ -60,12 +63,13 @@ impl Interpolation {
 pub struct Value {
     /// How lattice values are blended.
     pub interpolation: Interpolation,
-    /// Where lattice values come from: the permutation (`P[…]/127.5 − 1`, 256 levels) or seed
-    /// 004's `rand_noise` chain (listing 4), keyed by the seed.
+    /// Where lattice values come from: the permutation (`P[…]/127.5 − 1`, 256 levels) or the
+    /// `rand_noise` integer hash chained over the coordinates, keyed by the seed.
     pub hashing: Hashing,
 }
 
-/// Seed 004's `rand_noise`: a value in (−1, 1] from an integer.
+/// Hugo Elias's integer noise `1 − ((t·(t²·15731 + 789221) + 1376312589) & 0x7fffffff) /
+/// 1073741824` after `t ← (t << 13) ^ t`: a value in (−1, 1] from an integer.
 #[inline(always)]
 fn rand_noise(t: i32) -> f64 {
     let t = (t << 13) ^ t;
@@ -78,12 +82,12 @@ fn rand_noise(t: i32) -> f64 {
 impl Value {
     /// The value at a lattice point, in [−1, 1].
     #[inline(always)]
-    fn lattice(&self, t: &NoiseTables, coords: &[i64]) -> f64 {
+    fn lattice(&self, tables: &NoiseTables, coords: &[i64]) -> f64 {
         match self.hashing {
-            Hashing::Table => self.hashing.hash_byte(t, coords) as f64 / 127.5 - 1.0,
+            Hashing::Table => self.hashing.hash_byte(tables, coords) as f64 / 127.5 - 1.0,
             Hashing::Integer => {
-                // Listing 4: feed each coordinate through rand_noise, scaled by 850000.
-                let mut tmp = mix_n(t.keys(), &[]) as i32;
+                // Feed each coordinate through rand_noise, scaled by 850000 back to an integer.
+                let mut tmp = mix_n(tables.keys(), &[]) as i32;
                 let (last, rest) = coords.split_last().unwrap_or((&0, &[]));
                 for &c in rest {
                     tmp = (rand_noise(tmp.wrapping_add(c as i32)) * 850_000.0) as i32;
@@ -93,11 +97,34 @@ impl Value {
         }
     }
 
+    /// The part of the 2D lattice value that depends on the column `x` alone: the grid path
+    /// computes it once per column.
+    #[inline]
+    pub(crate) fn column_key(&self, tables: &NoiseTables, x: i64) -> u32 {
+        match self.hashing {
+            Hashing::Table => self.hashing.hash_byte(tables, &[x]) as u32,
+            Hashing::Integer => {
+                let seed = mix_n(tables.keys(), &[]) as i32;
+                (rand_noise(seed.wrapping_add(x as i32)) * 850_000.0) as i32 as u32
+            }
+        }
+    }
+
+    /// The value at 2D lattice point `(x, y)` from `x`'s [`column_key`](Self::column_key): the
+    /// same bits as [`Value::lattice`] (the tests check it).
+    #[inline]
+    pub(crate) fn lattice_keyed(&self, tables: &NoiseTables, key: u32, y: i64) -> f64 {
+        match self.hashing {
+            Hashing::Table => tables.p(key as usize + (y & 255) as usize) as f64 / 127.5 - 1.0,
+            Hashing::Integer => rand_noise((key as i32).wrapping_add(y as i32)),
+        }
+    }
+
     /// Blends axis `axis` and everything below it, with the coordinates above fixed in
     /// `lattice`; returns the value and its partial derivatives along axes `0..=axis`.
     fn recurse(
         &self,
-        t: &NoiseTables,
+        tables: &NoiseTables,
         cells: &[(i64, f64)],
         lattice: &mut [i64; MAX_DIMENSIONS],
         axis: usize,
@@ -111,9 +138,9 @@ impl Value {
         for tap in 0..taps {
             lattice[axis] = base.wrapping_add(first + tap as i64);
             let (v, g) = if axis == 0 {
-                (self.lattice(t, &lattice[..n]), [0.0; MAX_DIMENSIONS])
+                (self.lattice(tables, &lattice[..n]), [0.0; MAX_DIMENSIONS])
             } else {
-                self.recurse(t, cells, lattice, axis - 1)
+                self.recurse(tables, cells, lattice, axis - 1)
             };
             values[tap] = v;
             grads[tap] = g;
@@ -135,7 +162,7 @@ impl Value {
     /// first `p.len()` entries; `None` for an empty or longer `p`.
     pub fn get_n_with_gradient(
         &self,
-        t: &NoiseTables,
+        tables: &NoiseTables,
         p: &[f64],
     ) -> Option<(f64, [f64; MAX_DIMENSIONS])> {
         if p.is_empty() || p.len() > MAX_DIMENSIONS {
@@ -146,39 +173,65 @@ impl Value {
             *c = cell(x);
         }
         let mut lattice = [0i64; MAX_DIMENSIONS];
-        Some(self.recurse(t, &cells[..p.len()], &mut lattice, p.len() - 1))
+        Some(self.recurse(tables, &cells[..p.len()], &mut lattice, p.len() - 1))
     }
 
     /// Value noise at a point of 1 to [`MAX_DIMENSIONS`] dimensions; `None` for other lengths.
-    pub fn get_n(&self, t: &NoiseTables, p: &[f64]) -> Option<f64> {
-        self.get_n_with_gradient(t, p).map(|(v, _)| v)
+    pub fn get_n(&self, tables: &NoiseTables, p: &[f64]) -> Option<f64> {
+        self.get_n_with_gradient(tables, p).map(|(v, _)| v)
     }
 
     /// 1D value noise.
-    pub fn get1(&self, t: &NoiseTables, x: f64) -> f64 {
-        self.get_n(t, &[x]).unwrap_or(f64::NAN)
+    pub fn get1(&self, tables: &NoiseTables, x: f64) -> f64 {
+        self.get_n(tables, &[x]).unwrap_or(f64::NAN)
     }
 
     /// 2D value noise.
-    pub fn get2(&self, t: &NoiseTables, x: f64, y: f64) -> f64 {
-        self.get_n(t, &[x, y]).unwrap_or(f64::NAN)
+    pub fn get2(&self, tables: &NoiseTables, x: f64, y: f64) -> f64 {
+        self.get_n(tables, &[x, y]).unwrap_or(f64::NAN)
     }
 
     /// 2D value noise with its analytic gradient.
-    pub fn get2_with_gradient(&self, t: &NoiseTables, x: f64, y: f64) -> (f64, [f64; 2]) {
-        match self.get_n_with_gradient(t, &[x, y]) {
+    pub fn get2_with_gradient(&self, tables: &NoiseTables, x: f64, y: f64) -> (f64, [f64; 2]) {
+        match self.get_n_with_gradient(tables, &[x, y]) {
             Some((v, g)) => (v, [g[0], g[1]]),
             None => (f64::NAN, [f64::NAN; 2]),
         }
     }
 
     /// 3D value noise.
-    pub fn get3(&self, t: &NoiseTables, x: f64, y: f64, z: f64) -> f64 {
-        self.get_n(t, &[x, y, z]).unwrap_or(f64::NAN)
+    pub fn get3(&self, tables: &NoiseTables, x: f64, y: f64, z: f64) -> f64 {
+        self.get_n(tables, &[x, y, z]).unwrap_or(f64::NAN)
     }
 
     /// 4D value noise.
-    pub fn get4(&self, t: &NoiseTables, x: f64, y: f64, z: f64, w: f64) -> f64 {
-        self.get_n(t, &[x, y, z, w]).unwrap_or(f64::NAN)
+    pub fn get4(&self, tables: &NoiseTables, x: f64, y: f64, z: f64, w: f64) -> f64 {
+        self.get_n(tables, &[x, y, z, w]).unwrap_or(f64::NAN)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keyed_lattice_values_are_the_lattice_values() {
+        let tables = NoiseTables::from_seed(31);
+        for hashing in [Hashing::Table, Hashing::Integer] {
+            let value = Value {
+                hashing,
+                ..Value::default()
+            };
+            for x in [-70_000i64, -256, -1, 0, 1, 255, 256, 123_456_789] {
+                let key = value.column_key(&tables, x);
+                for y in [-300i64, -1, 0, 7, 256, 99_999] {
+                    assert_eq!(
+                        value.lattice_keyed(&tables, key, y).to_bits(),
+                        value.lattice(&tables, &[x, y]).to_bits(),
+                        "{hashing:?} ({x}, {y})"
+                    );
+                }
+            }
+        }
     }
 }

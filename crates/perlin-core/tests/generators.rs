@@ -49,7 +49,7 @@ fn table_mode_repeats_every_256_cells_and_integer_mode_does_not() {
 
 #[test]
 fn negative_coordinates_are_continuous_through_zero() {
-    // A truncating floor would put -0.0001 in cell 0 and break continuity (seed 004 §4.2).
+    // A truncating floor would put -0.0001 in cell 0 and break continuity .
     let t = NoiseTables::from_seed(4);
     let e = 1e-7;
     type Generator<'a> = (&'static str, Box<dyn Fn(f64) -> f64 + 'a>);
@@ -108,7 +108,7 @@ fn ranges_match_the_documentation() {
     for (name, m) in [("simplex2", s2), ("simplex3", s3), ("simplex4", s4)] {
         assert!(m <= 1.0 && m > 0.85, "{name} max {m}");
     }
-    // The cubic overshoots its points a little, "rarely outside [-1, 1]" (seed 004 §3.4).
+    // The cubic overshoots its points a little: it can leave [-1, 1] slightly.
     assert!(v2 > 0.9 && v2 < 2.0, "cubic value max {v2}");
 }
 

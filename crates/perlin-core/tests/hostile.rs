@@ -54,21 +54,65 @@ fn point_generators_survive_hostile_coordinates() {
     }
 }
 
-#[test]
-fn fbm_and_grids_survive_hostile_input() {
-    let t = NoiseTables::from_seed(0);
-    for fbm in [
+/// One hostile-input configuration of every kind the grid path has.
+fn hostile_configs() -> Vec<Fbm> {
+    let warp = Some(DomainWarp::default());
+    vec![
         Fbm::default(),
         Fbm {
-            hashing: Hashing::Integer,
+            hashing: Hashing::Table,
             mode: FractalMode::Ridged,
             contrast: 0.5,
             ..Fbm::default()
         },
-    ] {
+        Fbm {
+            base: BaseNoise::Simplex,
+            warp,
+            ..Fbm::default()
+        },
+        Fbm {
+            base: BaseNoise::Value,
+            interpolation: Interpolation::Cubic,
+            warp,
+            ..Fbm::default()
+        },
+        Fbm {
+            erosion: Some(Erosion::default()),
+            ..Fbm::default()
+        },
+    ]
+}
+
+#[test]
+fn non_finite_coordinates_give_nan_and_finite_ones_finite_values() {
+    let t = NoiseTables::from_seed(0);
+    for fbm in hostile_configs() {
         for &a in &HOSTILE {
-            let _ = fbm.sample2_with_gradient(&t, a, 1.0);
-            let _ = fbm.sample3(&t, a, a, 1.0);
+            let point = fbm.sample2_full(&t, a, 1.0);
+            let line = fbm.sample3(&t, a, a, 1.0);
+            // Finite coordinates give finite noise while every octave's lattice coordinate is
+            // finite (not at f64::MAX times a frequency above 1).
+            if a.is_finite() && a.abs() <= 1e30 {
+                assert!(
+                    point.value.is_finite() && line.is_finite(),
+                    "{fbm:?} at {a}"
+                );
+            } else if !a.is_finite() {
+                // The documented promise: a non-finite coordinate gives NaN, never a panic.
+                assert!(
+                    point.value.is_nan() && line.is_nan(),
+                    "{fbm:?} at {a}: {point:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn grids_survive_hostile_input() {
+    let t = NoiseTables::from_seed(0);
+    for fbm in hostile_configs() {
+        for &a in &HOSTILE {
             for &step in &[1.0, a, 1e-300, -3.0] {
                 let spec = GridSpec {
                     origin: [a, 2.0],
@@ -78,10 +122,23 @@ fn fbm_and_grids_survive_hostile_input() {
                 };
                 let mut v = vec![0.0; 33];
                 let mut g = vec![[0.0; 2]; 33];
+                let mut c = vec![0.0; 33];
                 assert_eq!(
-                    fbm.fill_grid_with_gradient(&t, &spec, &mut v, &mut g),
+                    fbm.fill_grid_with_creases(&t, &spec, &mut v, &mut g, &mut c),
                     Ok(())
                 );
+                // Every sample position is finite here exactly when origin and step are.
+                let finite = a.is_finite()
+                    && step.is_finite()
+                    && (0..11).all(|i| {
+                        spec.position(0, i).is_finite() && spec.position(1, 0).is_finite()
+                    });
+                if finite && a.abs() < 1e15 && step.abs() < 1e15 {
+                    assert!(v.iter().all(|x| x.is_finite()), "{fbm:?} {spec:?}: {v:?}");
+                }
+                if !a.is_finite() {
+                    assert!(v.iter().all(|x| x.is_nan()), "{fbm:?} {spec:?}: {v:?}");
+                }
             }
         }
     }

@@ -1,16 +1,18 @@
 //! Fractal Brownian motion: octaves of a base noise summed with rising frequency and falling
-//! amplitude (seed 000 §5, seed 004 §4).
+//! amplitude (Perlin 1985; Musgrave's ridged and billow variants in Ebert et al., "Texturing &
+//! Modeling: A Procedural Approach"), then an optional erosion filter.
 //!
 //! ```text
-//! FBM(p) = size · shape(Σᵢ Aᵢ · mode(noise(p · Fᵢ + i·shift)) / Σᵢ Aᵢ)
+//! FBM(p) = erode(size · shape(Σᵢ Aᵢ · mode(noise(w(p) · Fᵢ + i·shift)) / Σᵢ Aᵢ))
 //!          Fᵢ = frequency · lacunarityⁱ,  Aᵢ = amplitude · persistenceⁱ
-//!          shape(v) = sign(v) · |v|^contrast
+//!          shape(v) = sign(v) · |v|^contrast,  w(p) = p + warp.amplitude · noise₂(p · warp.frequency)
 //! ```
 
 mod validate;
 
-pub use validate::FbmError;
+pub use validate::MAX_OCTAVES;
 
+use crate::erosion::Erosion;
 use crate::fade::Fade;
 use crate::lattice::Hashing;
 use crate::perlin::Perlin;
@@ -21,8 +23,9 @@ use serde::{Deserialize, Serialize};
 
 /// The generator each octave samples.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 pub enum BaseNoise {
-    /// Perlin gradient noise (uses `fade`); the only base the fast grid path accelerates.
+    /// Perlin gradient noise (uses `fade`).
     #[default]
     Perlin,
     /// Simplex noise.
@@ -33,6 +36,7 @@ pub enum BaseNoise {
 
 /// How each octave's noise is reshaped before it is summed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 pub enum FractalMode {
     /// `n`: rolling hills.
     #[default]
@@ -63,9 +67,10 @@ impl FractalMode {
 }
 
 /// Domain warping: the sample point is first pushed by a single octave of the base noise, which
-/// bends the fractal into flowing, eroded-looking shapes.
+/// bends the fractal into flowing shapes.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 pub struct DomainWarp {
     /// How far, in input units, the point may be pushed.
     pub amplitude: f64,
@@ -82,15 +87,16 @@ impl Default for DomainWarp {
     }
 }
 
-/// Lattice offsets of the two warp noises, so x and y are pushed independently.
-const WARP_OFFSET_X: [f64; 2] = [17.13, 61.97];
-const WARP_OFFSET_Y: [f64; 2] = [113.31, 7.77];
+/// Lattice offsets `[x, y]` of the two warp noises, so x and y are pushed independently.
+pub(crate) const WARP_OFFSETS: [[f64; 2]; 2] = [[17.13, 61.97], [113.31, 7.77]];
 
 /// A fractal noise configuration: the whole recipe for a height field, serialisable to RON.
 ///
-/// `Default` is 6 octaves of quintic Perlin noise at frequency 1, lacunarity 2, persistence ½.
+/// `Default` is 6 octaves of quintic Perlin noise at frequency 1, lacunarity 2, persistence ½,
+/// hashed by [`Hashing::Integer`] so that it never visibly repeats.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
+#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
 pub struct Fbm {
     /// The generator every octave samples.
     pub base: BaseNoise,
@@ -98,7 +104,8 @@ pub struct Fbm {
     pub fade: Fade,
     /// Value-noise interpolation.
     pub interpolation: Interpolation,
-    /// Lattice hashing: permutation table (period 256 cells) or integer hash.
+    /// Lattice hashing: integer hash (no visible period; the default) or permutation table
+    /// (period 256 cells).
     pub hashing: Hashing,
     /// Number of layers, 1 to 32.
     pub octaves: u32,
@@ -110,20 +117,22 @@ pub struct Fbm {
     pub lacunarity: f64,
     /// Amplitude factor from one octave to the next (usually ½).
     pub persistence: f64,
-    /// Seed 000's contrast: the normalised value's magnitude is raised to this power, sign kept.
-    /// Above 1 flattens lowlands and sharpens peaks; below 1 does the opposite, and its slope
-    /// is infinite where the value crosses 0, so every zero contour becomes a visible crease.
+    /// Contrast: the normalised value's magnitude is raised to this power, sign kept. Above 1
+    /// flattens lowlands and sharpens peaks; below 1 does the opposite, and its slope is
+    /// infinite where the value crosses 0, so every zero contour becomes a visible crease.
     pub contrast: f64,
-    /// Seed 000's noise size: the final multiplier, applied after contrast.
+    /// Noise size: the final multiplier, applied after contrast.
     pub noise_size: f64,
     /// Octave `i` is translated by `i · octave_shift` lattice cells on both axes, so the octaves
-    /// do not share a centre of homothety (seed 004 §4.3). Seed 004 uses 4096, a multiple of the
-    /// table period 256 that table mode would cancel; the default 131.7 is not.
+    /// do not share a centre of homothety (features would otherwise line up along rays from the
+    /// origin). 131.7 is not a multiple of 256, which table hashing would cancel.
     pub octave_shift: f64,
     /// How each octave is reshaped.
     pub mode: FractalMode,
     /// Optional domain warp.
     pub warp: Option<DomainWarp>,
+    /// Optional erosion filter, applied to the final height (see [`Erosion`]).
+    pub erosion: Option<Erosion>,
 }
 
 impl Default for Fbm {
@@ -132,7 +141,7 @@ impl Default for Fbm {
             base: BaseNoise::Perlin,
             fade: Fade::Quintic,
             interpolation: Interpolation::Cosine,
-            hashing: Hashing::Table,
+            hashing: Hashing::Integer,
             octaves: 6,
             frequency: 1.0,
             amplitude: 1.0,
@@ -143,6 +152,7 @@ impl Default for Fbm {
             octave_shift: 131.7,
             mode: FractalMode::Standard,
             warp: None,
+            erosion: None,
         }
     }
 }
@@ -158,13 +168,51 @@ pub struct Octave {
     pub shift: f64,
 }
 
+/// A point of the fractal: its value, gradient, and crease mask.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sample {
+    /// The noise value (about ±`noise_size`).
+    pub value: f64,
+    /// `[∂/∂x, ∂/∂y]`.
+    pub gradient: [f64; 2],
+    /// 0 on ridges and peaks, 1 in gullies and valley floors (see [`Erosion`]); ½ without
+    /// erosion.
+    pub crease: f64,
+}
+
+/// The base generator of an [`Fbm`], built from its fields.
+#[derive(Clone, Copy, Debug)]
+enum Base {
+    Perlin(Perlin),
+    Simplex(Simplex),
+    Value(Value),
+}
+
+impl Base {
+    fn sample2(self, tables: &NoiseTables, x: f64, y: f64) -> (f64, [f64; 2]) {
+        match self {
+            Base::Perlin(n) => n.get2_with_gradient(tables, x, y),
+            Base::Simplex(n) => n.get2_with_gradient(tables, x, y),
+            Base::Value(n) => n.get2_with_gradient(tables, x, y),
+        }
+    }
+
+    fn sample3(self, tables: &NoiseTables, x: f64, y: f64, z: f64) -> f64 {
+        match self {
+            Base::Perlin(n) => n.get3(tables, x, y, z),
+            Base::Simplex(n) => n.get3(tables, x, y, z),
+            Base::Value(n) => n.get3(tables, x, y, z),
+        }
+    }
+}
+
 impl Fbm {
     /// The octaves in order; the point and grid paths both iterate this, so they agree on every
     /// frequency bit for bit.
     pub fn octave_list(&self) -> impl Iterator<Item = Octave> + '_ {
         let mut frequency = self.frequency;
         let mut amplitude = self.amplitude;
-        (0..self.octaves.min(validate::MAX_OCTAVES)).map(move |i| {
+        (0..self.octaves.min(MAX_OCTAVES)).map(move |i| {
             let octave = Octave {
                 frequency,
                 amplitude,
@@ -184,43 +232,42 @@ impl Fbm {
     /// Contrast and noise size applied to the normalised sum `v`, with the factor its
     /// derivative is multiplied by.
     #[inline]
-    pub fn finish(&self, v: f64) -> (f64, f64) {
+    pub(crate) fn contrast_and_size(&self, v: f64) -> (f64, f64) {
         if self.contrast == 1.0 {
             return (v * self.noise_size, self.noise_size);
         }
-        let magnitude = v.abs().max(f64::MIN_POSITIVE);
+        // Clamped away from 0 (as the grid path does), but NaN stays NaN.
+        let magnitude = if v.abs() < 1.0e-30 { 1.0e-30 } else { v.abs() };
         let shaped = 1f64.copysign(v) * magnitude.powf(self.contrast);
         let slope = self.contrast * magnitude.powf(self.contrast - 1.0);
         (shaped * self.noise_size, slope * self.noise_size)
     }
 
-    fn base2(&self, t: &NoiseTables, x: f64, y: f64) -> (f64, [f64; 2]) {
+    fn base(&self) -> Base {
         match self.base {
-            BaseNoise::Perlin => Perlin {
+            BaseNoise::Perlin => Base::Perlin(Perlin {
                 fade: self.fade,
                 hashing: self.hashing,
-            }
-            .get2_with_gradient(t, x, y),
-            BaseNoise::Simplex => Simplex {
+            }),
+            BaseNoise::Simplex => Base::Simplex(Simplex {
                 hashing: self.hashing,
-            }
-            .get2_with_gradient(t, x, y),
-            BaseNoise::Value => Value {
+            }),
+            BaseNoise::Value => Base::Value(Value {
                 interpolation: self.interpolation,
                 hashing: self.hashing,
-            }
-            .get2_with_gradient(t, x, y),
+            }),
         }
     }
 
     /// The warped point and the Jacobian `[[∂x′/∂x, ∂x′/∂y], [∂y′/∂x, ∂y′/∂y]]`.
-    fn warp2(&self, t: &NoiseTables, x: f64, y: f64) -> ([f64; 2], [[f64; 2]; 2]) {
+    fn warp2(&self, tables: &NoiseTables, x: f64, y: f64) -> ([f64; 2], [[f64; 2]; 2]) {
         let Some(w) = self.warp else {
             return ([x, y], [[1.0, 0.0], [0.0, 1.0]]);
         };
-        let f = w.frequency;
-        let (qx, gx) = self.base2(t, x * f + WARP_OFFSET_X[0], y * f + WARP_OFFSET_X[1]);
-        let (qy, gy) = self.base2(t, x * f + WARP_OFFSET_Y[0], y * f + WARP_OFFSET_Y[1]);
+        let (f, base) = (w.frequency, self.base());
+        let [ox, oy] = WARP_OFFSETS;
+        let (qx, gx) = base.sample2(tables, x * f + ox[0], y * f + ox[1]);
+        let (qy, gy) = base.sample2(tables, x * f + oy[0], y * f + oy[1]);
         let s = w.amplitude * f;
         (
             [x + w.amplitude * qx, y + w.amplitude * qy],
@@ -229,17 +276,29 @@ impl Fbm {
     }
 
     /// 2D fractal noise at `(x, y)`: the reference every faster path is tested against.
-    pub fn sample2(&self, t: &NoiseTables, x: f64, y: f64) -> f64 {
-        self.sample2_with_gradient(t, x, y).0
+    pub fn sample2(&self, tables: &NoiseTables, x: f64, y: f64) -> f64 {
+        self.sample2_full(tables, x, y).value
     }
 
     /// 2D fractal noise with its analytic gradient `[∂/∂x, ∂/∂y]`, for exact terrain normals.
-    pub fn sample2_with_gradient(&self, t: &NoiseTables, x: f64, y: f64) -> (f64, [f64; 2]) {
-        let ([wx, wy], jacobian) = self.warp2(t, x, y);
+    pub fn sample2_with_gradient(&self, tables: &NoiseTables, x: f64, y: f64) -> (f64, [f64; 2]) {
+        let s = self.sample2_full(tables, x, y);
+        (s.value, s.gradient)
+    }
+
+    /// 2D fractal noise with its gradient and crease mask: the reference, in `f64`, that the
+    /// grid path matches to about 1e−6.
+    pub fn sample2_full(&self, tables: &NoiseTables, x: f64, y: f64) -> Sample {
+        let base = self.base();
+        let ([wx, wy], jacobian) = self.warp2(tables, x, y);
         let mut sum = 0.0;
         let mut grad = [0.0; 2];
         for o in self.octave_list() {
-            let (n, g) = self.base2(t, wx * o.frequency + o.shift, wy * o.frequency + o.shift);
+            let (n, g) = base.sample2(
+                tables,
+                wx * o.frequency + o.shift,
+                wy * o.frequency + o.shift,
+            );
             let (shaped, slope) = self.mode.shape(n);
             sum += shaped * o.amplitude;
             let k = slope * o.amplitude * o.frequency;
@@ -247,37 +306,31 @@ impl Fbm {
             grad[1] += g[1] * k;
         }
         let norm = self.amplitude_sum();
-        let (value, slope) = self.finish(sum / norm);
+        let (value, slope) = self.contrast_and_size(sum / norm);
         let k = slope / norm;
         // Chain rule through the warp.
-        let gx = (grad[0] * jacobian[0][0] + grad[1] * jacobian[1][0]) * k;
-        let gy = (grad[0] * jacobian[0][1] + grad[1] * jacobian[1][1]) * k;
-        (value, [gx, gy])
+        let gradient = [
+            (grad[0] * jacobian[0][0] + grad[1] * jacobian[1][0]) * k,
+            (grad[0] * jacobian[0][1] + grad[1] * jacobian[1][1]) * k,
+        ];
+        match &self.erosion {
+            None => Sample {
+                value,
+                gradient,
+                crease: 0.5,
+            },
+            Some(erosion) => erosion.filter(tables, self, [x, y], value, gradient),
+        }
     }
 
-    /// 3D fractal noise (no warp: `warp` applies to the 2D samplers).
-    pub fn sample3(&self, t: &NoiseTables, x: f64, y: f64, z: f64) -> f64 {
+    /// 3D fractal noise (no warp, no erosion: both apply to the 2D samplers).
+    pub fn sample3(&self, tables: &NoiseTables, x: f64, y: f64, z: f64) -> f64 {
+        let base = self.base();
         let mut sum = 0.0;
         for o in self.octave_list() {
             let p = [x, y, z].map(|c| c * o.frequency + o.shift);
-            let n = match self.base {
-                BaseNoise::Perlin => Perlin {
-                    fade: self.fade,
-                    hashing: self.hashing,
-                }
-                .get3(t, p[0], p[1], p[2]),
-                BaseNoise::Simplex => Simplex {
-                    hashing: self.hashing,
-                }
-                .get3(t, p[0], p[1], p[2]),
-                BaseNoise::Value => Value {
-                    interpolation: self.interpolation,
-                    hashing: self.hashing,
-                }
-                .get3(t, p[0], p[1], p[2]),
-            };
-            sum += self.mode.shape(n).0 * o.amplitude;
+            sum += self.mode.shape(base.sample3(tables, p[0], p[1], p[2])).0 * o.amplitude;
         }
-        self.finish(sum / self.amplitude_sum()).0
+        self.contrast_and_size(sum / self.amplitude_sum()).0
     }
 }

@@ -1,73 +1,252 @@
-//! The grid path: a whole `width × height` field of 2D fractal samples at once.
+//! The grid path: a whole `width × height` field of 2D fractal samples at once, for every
+//! configuration an [`Fbm`] can have.
 //!
-//! Point sampling repeats, for every sample and octave, work that a grid shares: the lattice
-//! cell, offset and fade weight of a column are the same on every row, and a row's corner
-//! gradients are the same for every sample between two lattice columns. The grid path does
-//! each of those once ([`axis`], [`lattice_row`]) and leaves a few multiply–adds per sample,
-//! run eight lanes at a time with AVX2 when the CPU has it ([`simd`]) and by a bit-identical
-//! scalar twin otherwise ([`kernel`]).
+//! Point sampling repeats, for every sample and octave, work that a grid shares: the lattice cell,
+//! offset and blend curve of a column are the same on every row, and the lattice data (gradients
+//! or values) of a lattice point serves every sample around it. The grid path does that work once
+//! per column, row and lattice point ([`axis`], [`lattice`]) and leaves only per-sample arithmetic,
+//! which runs in SIMD lanes:
+//!
+//! - **Band path** ([`band`]): Perlin and value noise on the grid itself, three multiply–adds per
+//!   sample and octave.
+//! - **Point path** ([`point`]): domain-warped grids (irregular sample points) and simplex noise
+//!   (no bands on a skewed lattice), one sample per lane.
+//! - Then, per sample: warp Jacobian, normalisation, contrast and size ([`finish`]), and the
+//!   erosion filter ([`erosion`]).
+//!
+//! Rows are processed in strips small enough to stay in cache, every layer of a strip before the
+//! next strip. Each kernel is written once over [`Simd`] lanes ([`crate::simd`]) and compiled for
+//! one lane (the scalar twin), AVX2 and AVX-512; they give bit-identical grids.
 //!
 //! Sample `(i, j)` sits at `origin + (start + (i, j)) · step`, computed from the integer index,
 //! never accumulated: two grids with the same origin and step whose index ranges share an edge
-//! compute bit-identical values (and gradients) on it.
-//!
-//! The fast path covers Perlin-based [`Fbm`]s without domain warp; other configurations fill
-//! the grid from [`Fbm::sample2_with_gradient`], one sample at a time.
+//! compute bit-identical values (and gradients, and creases) on it, whatever their sizes.
 
 mod axis;
-mod gradient_rows;
-mod kernel;
-mod simd;
+mod band;
+mod erosion;
+mod finish;
+mod lattice;
+pub(crate) mod maths;
+mod point;
 mod spec;
 
-use crate::fbm::{BaseNoise, Fbm};
-use crate::tables::NoiseTables;
-use axis::{Axis, Columns};
-use gradient_rows::GradientRows;
-use kernel::{Band, Sums, Weights};
+pub use crate::simd::GridKernel;
 pub use spec::{GridError, GridSpec};
 
-/// Which per-sample kernel the fast path runs. All give bit-identical results.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum GridKernel {
-    /// The widest this CPU has: AVX-512, else AVX2 (both with FMA), else the scalar twin.
-    #[default]
-    Auto,
-    /// AVX2 + FMA even where AVX-512 is available (the scalar twin where neither is).
-    Avx2,
-    /// The scalar twin only: the reference the SIMD kernels are tested against.
-    Scalar,
+use crate::fbm::{BaseNoise, Fbm, Octave, WARP_OFFSETS};
+use crate::simd::{Isa, Real, Simd};
+use crate::tables::NoiseTables;
+use crate::value::{Interpolation, Value};
+use axis::{Axis, Curve, SKEW};
+use band::{BandBase, BandLayer, BandRows, Columns};
+use erosion::{ErosionPass, ErosionScratch};
+use finish::{Finish, WarpField};
+use lattice::{Lattice, PointSource, Window};
+use point::{Displacement, PointBase, PointLayer};
+use std::cell::RefCell;
+use std::ops::Range;
+
+/// One layer's weights in the sums: `amplitude` for values, `amplitude · frequency` for slopes.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Weights {
+    pub amplitude: f32,
+    pub amplitude_frequency: f32,
 }
 
-/// One octave's prepared columns, rows and gradient rows.
+/// A strip's sums over the layers, row-major with `width` (padded) columns.
+pub(super) struct Sums<'a> {
+    pub value: &'a mut [f32],
+    /// Empty when no gradient is wanted.
+    pub dx: &'a mut [f32],
+    pub dy: &'a mut [f32],
+    pub width: usize,
+    /// The grid rows of the strip.
+    pub rows: Range<usize>,
+}
+
+impl Sums<'_> {
+    /// Whether gradients are summed.
+    fn slopes(&self) -> bool {
+        !self.dx.is_empty()
+    }
+
+    /// Index of grid row `r`, column `c`.
+    #[inline(always)]
+    fn at(&self, r: usize, c: usize) -> usize {
+        (r - self.rows.start) * self.width + c
+    }
+}
+
+/// [`FractalMode::shape`](crate::FractalMode::shape) on lanes, for mode number `MODE`
+/// (`FractalMode as u8`: 0 standard, 1 ridged, 2 billow, 3 turbulence).
+#[inline(always)]
+pub(super) fn shape<S: Simd, const MODE: u8>(s: S, n: S::F) -> (S::F, S::F) {
+    let (one, two) = (s.splat(1.0), s.splat(2.0));
+    match MODE {
+        0 => (n, one),
+        1 => {
+            let r = one - n.abs();
+            (two * (r * r) - one, s.splat(-4.0) * r * n.sign())
+        }
+        2 => (two * n.abs() - one, two * n.sign()),
+        _ => (n.abs(), n.sign()),
+    }
+}
+
+/// One layer: an octave of the sum, or one of the two warp noises.
 #[derive(Default)]
-struct OctaveGrid {
+struct Layer {
+    frequency: f64,
     weights: Weights,
-    cols: Columns,
+    columns: Axis,
     rows: Axis,
-    grads: GradientRows,
+    /// Band path only.
+    layout: Columns,
+    band_rows: BandRows,
+    /// Lattice-coordinate bounds of the columns, for point windows.
+    column_bounds: (f64, f64),
+    /// Point path only: the lattice data around the strip's samples.
+    window: Window,
 }
 
-/// Samples of a strip, the rows summed over all octaves before the next strip: few enough that
-/// a strip's sums stay in the L1 cache however wide the grid is.
+/// How a configuration fills a grid.
+#[derive(Clone, Copy, Debug)]
+struct Route {
+    lattice: Lattice,
+    /// `Some` for the band path, `None` for the point path.
+    band: Option<BandBase>,
+    point: PointBase,
+    column_curve: Curve,
+    row_curve: Curve,
+    simplex: bool,
+}
+
+impl Route {
+    /// The route of `fbm`'s base noise, on a regular grid (`warped == false`) or not.
+    fn of(fbm: &Fbm, warped: bool) -> Route {
+        let value = Value {
+            interpolation: fbm.interpolation,
+            hashing: fbm.hashing,
+        };
+        let (lattice, band, point, curves) = match fbm.base {
+            BaseNoise::Perlin => (
+                Lattice::Gradients(fbm.hashing),
+                BandBase::Perlin,
+                PointBase::Perlin(fbm.fade),
+                (Curve::Fade(fbm.fade), Curve::Fade(fbm.fade)),
+            ),
+            BaseNoise::Value => match fbm.interpolation {
+                Interpolation::Linear => (
+                    Lattice::Values(value),
+                    BandBase::Value,
+                    PointBase::Value { cosine: false },
+                    (
+                        Curve::Fade(crate::Fade::Linear),
+                        Curve::Fade(crate::Fade::Linear),
+                    ),
+                ),
+                Interpolation::Cosine => (
+                    Lattice::Values(value),
+                    BandBase::Value,
+                    PointBase::Value { cosine: true },
+                    (Curve::Cosine, Curve::Cosine),
+                ),
+                Interpolation::Cubic => (
+                    Lattice::Values(value),
+                    BandBase::Cubic,
+                    PointBase::Cubic,
+                    (Curve::Identity, Curve::Squared),
+                ),
+            },
+            BaseNoise::Simplex => {
+                return Route {
+                    lattice: Lattice::Gradients(fbm.hashing),
+                    band: None,
+                    point: PointBase::Simplex,
+                    column_curve: Curve::None,
+                    row_curve: Curve::None,
+                    simplex: true,
+                };
+            }
+        };
+        if warped {
+            Route {
+                lattice,
+                band: None,
+                point,
+                column_curve: Curve::None,
+                row_curve: Curve::None,
+                simplex: false,
+            }
+        } else {
+            Route {
+                lattice,
+                band: Some(band),
+                point,
+                column_curve: curves.0,
+                row_curve: curves.1,
+                simplex: false,
+            }
+        }
+    }
+}
+
+/// Samples per strip: few enough that a strip's buffers stay in the cache.
 const STRIP_SAMPLES: usize = 4096;
-/// At least a few rows per strip, so that a band's constants serve several rows.
-const MIN_STRIP_ROWS: usize = 4;
-/// At most this many rows per strip, however narrow the grid.
-const MAX_STRIP_ROWS: usize = 32;
+/// Rows per strip, at least and at most.
+const STRIP_ROWS: Range<usize> = 4..33;
+
+/// A strip's buffers, padded width × strip rows each.
+#[derive(Default)]
+struct StripBuffers {
+    /// `[value, ∂/∂x, ∂/∂y]` sums of the octaves.
+    sums: [Vec<f32>; 3],
+    /// The same for the two warp noises.
+    warp: [[Vec<f32>; 3]; 2],
+    displacement: [Vec<f32>; 2],
+    jacobian: [Vec<f32>; 4],
+    /// `[value, ∂/∂x, ∂/∂y]` finished.
+    out: [Vec<f32>; 3],
+    creases: Vec<f32>,
+}
 
 /// Everything a grid fill allocates, kept per thread so repeated fills (one chunk after
-/// another) reuse the memory instead of making ~100 small allocations each.
+/// another) reuse the memory.
 #[derive(Default)]
 struct Scratch {
     xs: Vec<f64>,
     ys: Vec<f64>,
-    octaves: Vec<OctaveGrid>,
-    sums: Sums,
+    octaves: Vec<Layer>,
+    warp: [Layer; 2],
+    erosion: ErosionScratch,
+    strip: StripBuffers,
 }
 
 thread_local! {
-    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+    /// For a fill inside a fill (the erosion filter's coarse terrain).
+    static NESTED: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// Runs `f` with this thread's reusable `T`, or a fresh one if `f` is already running on this
+/// thread (a fill inside a fill). The one pattern behind every per-thread scratch buffer of the
+/// workspace.
+pub fn with_thread_scratch<T: Default + 'static, R>(
+    key: &'static std::thread::LocalKey<RefCell<T>>,
+    f: impl FnOnce(&mut T) -> R,
+) -> R {
+    key.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut scratch) => f(&mut scratch),
+        Err(_) => f(&mut T::default()),
+    })
+}
+
+/// The buffers a fill writes.
+struct Out<'a> {
+    values: &'a mut [f32],
+    gradients: Option<&'a mut [[f32; 2]]>,
+    creases: Option<&'a mut [f32]>,
 }
 
 impl Fbm {
@@ -79,17 +258,31 @@ impl Fbm {
         spec: &GridSpec,
         values: &mut [f32],
     ) -> Result<(), GridError> {
-        self.fill_grid_using(GridKernel::Auto, tables, spec, values, None)
+        self.fill_grid_using(GridKernel::Auto, tables, spec, values, None, None)
     }
 
-    /// The grid in its plainest form: sample `(i, j)` of the `width × height` grid (row-major)
-    /// is at `(origin[0] + i·step, origin[1] + j·step)` and equals [`Fbm::sample2`] there to
-    /// about 1e-6.
+    /// The grid in its plainest form (the same as [`Fbm::fill_grid_at`]): sample `(i, j)` of the
+    /// `width × height` grid (row-major) is at `(origin[0] + i·step, origin[1] + j·step)`.
     ///
     /// This form cannot report an error: if `out.len()` is not `width · height` it fills `out`
-    /// with NaN instead, so a mis-sized buffer never passes for terrain. [`Fbm::fill_grid`]
-    /// returns the [`GridError`].
+    /// with NaN instead, so a mis-sized buffer never passes for terrain.
     pub fn fill_grid2(
+        &self,
+        tables: &NoiseTables,
+        origin: [f64; 2],
+        step: f64,
+        width: usize,
+        height: usize,
+        out: &mut [f32],
+    ) {
+        self.fill_grid_at(tables, origin, step, width, height, out);
+    }
+
+    /// A `width × height` grid (row-major) whose sample `(i, j)` is at
+    /// `(origin[0] + i·step, origin[1] + j·step)`, equal to [`Fbm::sample2`] there to about
+    /// 1e−6. If `out.len()` is not `width · height`, `out` is filled with NaN (use
+    /// [`Fbm::fill_grid`] to get the error instead).
+    pub fn fill_grid_at(
         &self,
         tables: &NoiseTables,
         origin: [f64; 2],
@@ -112,10 +305,38 @@ impl Fbm {
         values: &mut [f32],
         gradients: &mut [[f32; 2]],
     ) -> Result<(), GridError> {
-        self.fill_grid_using(GridKernel::Auto, tables, spec, values, Some(gradients))
+        self.fill_grid_using(
+            GridKernel::Auto,
+            tables,
+            spec,
+            values,
+            Some(gradients),
+            None,
+        )
+    }
+
+    /// [`Fbm::fill_grid_with_gradient`] plus the crease mask of every sample: 0 on ridges and
+    /// peaks, 1 in gullies and valley floors, ½ without [`erosion`](Fbm::erosion).
+    pub fn fill_grid_with_creases(
+        &self,
+        tables: &NoiseTables,
+        spec: &GridSpec,
+        values: &mut [f32],
+        gradients: &mut [[f32; 2]],
+        creases: &mut [f32],
+    ) -> Result<(), GridError> {
+        self.fill_grid_using(
+            GridKernel::Auto,
+            tables,
+            spec,
+            values,
+            Some(gradients),
+            Some(creases),
+        )
     }
 
     /// The grid path with a chosen kernel; every kernel gives bit-identical results.
+    /// [`GridError::KernelUnavailable`] if this CPU lacks the kernel's instructions.
     pub fn fill_grid_using(
         &self,
         kernel: GridKernel,
@@ -123,6 +344,7 @@ impl Fbm {
         spec: &GridSpec,
         values: &mut [f32],
         gradients: Option<&mut [[f32; 2]]>,
+        creases: Option<&mut [f32]>,
     ) -> Result<(), GridError> {
         let expected = spec.len().ok_or(GridError::TooLarge)?;
         let check = |buffer, actual| {
@@ -140,231 +362,365 @@ impl Fbm {
         if let Some(g) = &gradients {
             check("gradients", g.len())?;
         }
+        if let Some(c) = &creases {
+            check("creases", c.len())?;
+        }
+        let isa = Isa::detect(kernel).ok_or(GridError::KernelUnavailable(kernel))?;
         if spec.is_empty() {
             return Ok(());
         }
-        if self.base == BaseNoise::Perlin && self.warp.is_none() {
-            self.fill_fast(kernel, tables, spec, values, gradients, false);
-        } else {
-            self.fill_pointwise(tables, spec, values, gradients);
-        }
+        let out = Out {
+            values,
+            gradients,
+            creases,
+        };
+        SCRATCH.with(|primary| match primary.try_borrow_mut() {
+            Ok(mut scratch) => self.fill_in(&mut scratch, isa, tables, spec, out),
+            Err(_) => with_thread_scratch(&NESTED, |scratch| {
+                self.fill_in(scratch, isa, tables, spec, out)
+            }),
+        });
         Ok(())
     }
 
-    /// The fallback: one [`Fbm::sample2_with_gradient`] per sample.
-    fn fill_pointwise(
-        &self,
-        tables: &NoiseTables,
-        spec: &GridSpec,
-        values: &mut [f32],
-        mut gradients: Option<&mut [[f32; 2]]>,
-    ) {
-        let width = spec.size[0];
-        for (index, value) in values.iter_mut().enumerate() {
-            let (i, j) = (index % width, index / width);
-            let (v, g) =
-                self.sample2_with_gradient(tables, spec.position(0, i), spec.position(1, j));
-            *value = v as f32;
-            if let Some(grads) = gradients.as_deref_mut() {
-                grads[index] = [g[0] as f32, g[1] as f32];
-            }
-        }
-    }
-
-    /// The fast path; `force_sparse` is for tests that compare the sparse and dense layouts.
-    fn fill_fast(
-        &self,
-        kernel: GridKernel,
-        tables: &NoiseTables,
-        spec: &GridSpec,
-        values: &mut [f32],
-        gradients: Option<&mut [[f32; 2]]>,
-        force_sparse: bool,
-    ) {
-        SCRATCH.with(|cell| {
-            let (mut borrowed, mut fresh);
-            let scratch: &mut Scratch = match cell.try_borrow_mut() {
-                Ok(b) => {
-                    borrowed = b;
-                    &mut borrowed
-                }
-                // Only if a fill runs inside another on this thread: work in fresh memory.
-                Err(_) => {
-                    fresh = Scratch::default();
-                    &mut fresh
-                }
-            };
-            self.fill_fast_in(
-                scratch,
-                kernel,
-                tables,
-                spec,
-                values,
-                gradients,
-                force_sparse,
-            )
-        })
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn fill_fast_in(
+    fn fill_in(
         &self,
         scratch: &mut Scratch,
-        kernel: GridKernel,
+        isa: Isa,
         tables: &NoiseTables,
         spec: &GridSpec,
-        values: &mut [f32],
-        mut gradients: Option<&mut [[f32; 2]]>,
-        force_sparse: bool,
+        mut out: Out,
     ) {
+        let lanes = isa.lanes();
         let [width, height] = spec.size;
+        let padded = width.div_ceil(lanes) * lanes;
+        let erosion = self.erosion.as_ref().map(|e| e.plan(tables, self));
+        let slopes = out.gradients.is_some() || erosion.is_some();
         let Scratch {
             xs,
             ys,
             octaves,
-            sums,
+            warp,
+            erosion: erosion_scratch,
+            strip,
         } = scratch;
         xs.clear();
-        xs.extend((0..width).map(|i| spec.position(0, i)));
+        xs.extend((0..padded).map(|i| spec.position(0, i)));
         ys.clear();
         ys.extend((0..height).map(|j| spec.position(1, j)));
-        let isa = simd::Isa::for_kernel(kernel);
-        let count = self.octave_list().count();
-        octaves.resize_with(count, OctaveGrid::default);
-        for (o, grid) in self.octave_list().zip(octaves.iter_mut()) {
-            grid.weights = Weights {
-                amplitude: o.amplitude as f32,
-                amplitude_frequency: (o.amplitude * o.frequency) as f32,
-            };
-            grid.cols.axis.rebuild(xs, &o, self.fade);
-            grid.cols.rebuild(isa.lanes());
-            if force_sparse {
-                grid.cols.span = 0;
-            }
-            grid.grads.reset(tables, &grid.cols);
-            grid.rows.rebuild(ys, &o, self.fade);
-        }
-        let octaves = &mut octaves[..count];
-        let norm = self.amplitude_sum() as f32;
-        let slopes = gradients.is_some();
-        sums.width = width;
-        let strip_rows = (STRIP_SAMPLES / width.max(1)).clamp(MIN_STRIP_ROWS, MAX_STRIP_ROWS);
-        for first in (0..height).step_by(strip_rows) {
-            let strip = first..(first + strip_rows).min(height);
-            sums.reset(strip.clone(), slopes);
-            for o in octaves.iter_mut() {
-                // Bands: runs of rows inside one lattice row.
-                let mut start = strip.start;
-                while start < strip.end {
-                    let y0 = o.rows.cell[start];
-                    let end = (start + 1..strip.end)
-                        .find(|&r| o.rows.cell[r] != y0)
-                        .unwrap_or(strip.end);
-                    let band = Band {
-                        rows: &o.rows,
-                        range: start..end,
-                    };
-                    if o.cols.dense() {
-                        o.grads.load(tables, self.hashing, &o.cols, y0);
-                        simd::accumulate(isa, &o.cols, &o.grads, &band, self.mode, o.weights, sums);
-                    } else {
-                        kernel::accumulate_sparse(
-                            tables,
-                            self.hashing,
-                            &o.cols,
-                            &band,
-                            y0,
-                            self.mode,
-                            o.weights,
-                            sums,
-                        );
-                    }
-                    start = end;
-                }
-            }
-            let cells = strip.start * width..strip.end * width;
-            self.finish_strip(
-                sums,
-                norm,
-                &mut values[cells.clone()],
-                gradients.as_deref_mut().map(|g| &mut g[cells]),
-            );
-        }
-    }
 
-    /// Normalisation, contrast and noise size for one strip of sums.
-    fn finish_strip(
-        &self,
-        sums: &Sums,
-        norm: f32,
-        out: &mut [f32],
-        gradients: Option<&mut [[f32; 2]]>,
-    ) {
-        if self.contrast == 1.0 {
-            // The common case stays in f32 and vectorises.
-            let scale = (self.noise_size / norm as f64) as f32;
-            for (o, s) in out.iter_mut().zip(&sums.value) {
-                *o = s * scale;
-            }
-            if let Some(grads) = gradients {
-                for ((g, dx), dy) in grads.iter_mut().zip(&sums.dx).zip(&sums.dy) {
-                    *g = [dx * scale, dy * scale];
-                }
-            }
-            return;
+        // Per-axis work of every layer, once per fill.
+        let main = Route::of(self, self.warp.is_some());
+        let count = self.octave_list().count();
+        octaves.resize_with(count, Layer::default);
+        for (o, layer) in self.octave_list().zip(octaves.iter_mut()) {
+            prepare(tables, layer, &main, lanes, xs, ys, &o, [o.shift, o.shift]);
         }
-        let mut gradients = gradients;
-        for (c, value) in out.iter_mut().enumerate() {
-            let (v, slope) = self.finish((sums.value[c] / norm) as f64);
-            *value = v as f32;
-            if let Some(grads) = gradients.as_deref_mut() {
-                let k = slope as f32 / norm;
-                grads[c] = [sums.dx[c] * k, sums.dy[c] * k];
+        let warp_route = Route::of(self, false);
+        if let Some(w) = self.warp {
+            let octave = Octave {
+                frequency: w.frequency,
+                amplitude: 1.0,
+                shift: 0.0,
+            };
+            for (layer, offset) in warp.iter_mut().zip(WARP_OFFSETS) {
+                prepare(tables, layer, &warp_route, lanes, xs, ys, &octave, offset);
             }
+        }
+        if let Some(plan) = &erosion {
+            erosion_scratch.prepare(plan, xs, ys, lanes);
+        }
+
+        let norm = self.amplitude_sum();
+        let strip_rows =
+            (STRIP_SAMPLES / padded.max(1)).clamp(STRIP_ROWS.start, STRIP_ROWS.end - 1);
+        for first in (0..height).step_by(strip_rows) {
+            let rows = first..(first + strip_rows).min(height);
+            let len = rows.len() * padded;
+            strip.resize(len, slopes, self.warp.is_some());
+            let [value, dx, dy] = &mut strip.sums;
+            // The warp field of the strip.
+            if let Some(w) = self.warp {
+                for (k, layer) in warp.iter_mut().enumerate() {
+                    let [qv, qx, qy] = &mut strip.warp[k];
+                    let sums = Sums {
+                        value: qv,
+                        dx: qx,
+                        dy: qy,
+                        width: padded,
+                        rows: rows.clone(),
+                    };
+                    run_layer(
+                        isa,
+                        tables,
+                        &warp_route,
+                        layer,
+                        crate::FractalMode::Standard,
+                        sums,
+                        None,
+                    );
+                }
+                let [qx, qy] = &strip.warp;
+                let [j00, j01, j10, j11] = &mut strip.jacobian;
+                let [ddx, ddy] = &mut strip.displacement;
+                isa.run(WarpField {
+                    amplitude: w.amplitude as f32,
+                    q: [[&qx[0], &qx[1], &qx[2]], [&qy[0], &qy[1], &qy[2]]],
+                    displacement: [ddx, ddy],
+                    jacobian: [j00, j01, j10, j11],
+                });
+            }
+            // The octaves.
+            let displacement = self
+                .warp
+                .map(|_| Displacement::new(&strip.displacement[0], &strip.displacement[1]));
+            for layer in octaves.iter_mut() {
+                let sums = Sums {
+                    value,
+                    dx,
+                    dy,
+                    width: padded,
+                    rows: rows.clone(),
+                };
+                run_layer(isa, tables, &main, layer, self.mode, sums, displacement);
+            }
+            let [ov, ox, oy] = &mut strip.out;
+            let jacobian = &strip.jacobian;
+            isa.run(Finish {
+                inverse_norm: (1.0 / norm) as f32,
+                scale: (self.noise_size / norm) as f32,
+                contrast: self.contrast as f32,
+                noise_size: self.noise_size as f32,
+                sums: [&value[..], &dx[..], &dy[..]],
+                jacobian: (self.warp.is_some() && slopes).then(|| {
+                    [
+                        &jacobian[0][..],
+                        &jacobian[1][..],
+                        &jacobian[2][..],
+                        &jacobian[3][..],
+                    ]
+                }),
+                out: [&mut ov[..], &mut ox[..], &mut oy[..]],
+            });
+            let eroded = erosion.as_ref().is_some_and(|plan| {
+                erosion_scratch.windows_for(isa, tables, plan, rows.clone(), len)
+            });
+            if let Some(plan) = erosion.as_ref().filter(|_| eroded) {
+                isa.run(ErosionPass {
+                    plan,
+                    scratch: erosion_scratch,
+                    width: padded,
+                    strip: rows.clone(),
+                    samples: [&mut ov[..], &mut ox[..], &mut oy[..]],
+                    creases: &mut strip.creases,
+                });
+            }
+            copy_out(
+                &strip.out,
+                &strip.creases,
+                eroded,
+                rows,
+                width,
+                padded,
+                &mut out,
+            );
         }
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::fbm::FractalMode;
+/// Per-axis work of one layer, and its band layout when it takes the band path.
+#[allow(clippy::too_many_arguments)]
+fn prepare(
+    tables: &NoiseTables,
+    layer: &mut Layer,
+    route: &Route,
+    lanes: usize,
+    xs: &[f64],
+    ys: &[f64],
+    octave: &Octave,
+    shift: [f64; 2],
+) {
+    layer.frequency = octave.frequency;
+    layer.weights = Weights {
+        amplitude: octave.amplitude as f32,
+        amplitude_frequency: (octave.amplitude * octave.frequency) as f32,
+    };
+    let f = octave.frequency;
+    layer
+        .columns
+        .rebuild(xs, f, shift[0], route.column_curve, route.simplex);
+    layer
+        .rows
+        .rebuild(ys, f, shift[1], route.row_curve, route.simplex);
+    layer.column_bounds = layer.columns.bounds();
+    if route.band.is_some() {
+        layer
+            .layout
+            .rebuild(tables, route.lattice, &layer.columns, lanes);
+    }
+    layer.band_rows.reset();
+    layer.window.reset();
+}
 
-    #[test]
-    fn sparse_and_dense_layouts_agree_bit_for_bit() {
-        let tables = NoiseTables::from_seed(5);
-        for mode in [FractalMode::Standard, FractalMode::Ridged] {
-            let fbm = Fbm {
-                frequency: 0.05,
-                mode,
-                ..Fbm::default()
-            };
-            let spec = GridSpec::new([-13.5, 7.25], 0.75, [37, 11]);
-            let mut dense = vec![0.0; 37 * 11];
-            let mut sparse = dense.clone();
-            let mut gd = vec![[0.0; 2]; 37 * 11];
-            let mut gs = gd.clone();
-            fbm.fill_fast(
-                GridKernel::Auto,
-                &tables,
-                &spec,
-                &mut dense,
-                Some(&mut gd),
-                false,
-            );
-            fbm.fill_fast(
-                GridKernel::Auto,
-                &tables,
-                &spec,
-                &mut sparse,
-                Some(&mut gs),
-                true,
-            );
-            assert_eq!(
-                dense.iter().map(|v| v.to_bits()).collect::<Vec<_>>(),
-                sparse.iter().map(|v| v.to_bits()).collect::<Vec<_>>()
-            );
-            assert_eq!(gd, gs);
+/// Adds one layer over a strip to `sums`, on the band or the point path.
+fn run_layer(
+    isa: Isa,
+    tables: &NoiseTables,
+    route: &Route,
+    layer: &mut Layer,
+    mode: crate::FractalMode,
+    sums: Sums,
+    displacement: Option<Displacement>,
+) {
+    if let Some(base) = route.band {
+        isa.run(BandLayer {
+            tables,
+            lattice: route.lattice,
+            base,
+            mode,
+            weights: layer.weights,
+            columns: &layer.columns,
+            rows: &layer.rows,
+            layout: &layer.layout,
+            band_rows: &mut layer.band_rows,
+            sums,
+        });
+        return;
+    }
+    let bounds = lattice_bounds(route, layer, &sums.rows, displacement);
+    let limit = 4 * sums.value.len() + 4096;
+    let covered = bounds.is_some_and(|(x, y)| {
+        layer
+            .window
+            .cover(tables, route.lattice, route.simplex, x, y, limit)
+    });
+    let source = if covered {
+        PointSource::Window(&layer.window)
+    } else {
+        PointSource::Direct(tables, route.lattice)
+    };
+    isa.run(PointLayer {
+        base: route.point,
+        mode,
+        weights: layer.weights,
+        frequency: layer.frequency as f32,
+        columns: &layer.columns,
+        rows: &layer.rows,
+        source,
+        displacement,
+        sums,
+    });
+}
+
+/// The lattice points (columns, rows) a point layer's strip touches, with margins: square
+/// lattice points, or the sheared `(u, v)` of a simplex lattice (see [`Window`]). `None` when a
+/// coordinate is not finite or too far out for the window's 32-bit index arithmetic.
+fn lattice_bounds(
+    route: &Route,
+    layer: &Layer,
+    rows: &Range<usize>,
+    displacement: Option<Displacement>,
+) -> Option<((i64, i64), (i64, i64))> {
+    let f = layer.frequency;
+    let (mut x_lo, mut x_hi) = layer.column_bounds;
+    let (mut y_lo, mut y_hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for r in rows.clone() {
+        let y = layer.rows.cell[r] as f64 + layer.rows.frac[r] as f64;
+        y_lo = y_lo.min(y);
+        y_hi = y_hi.max(y);
+    }
+    if let Some(d) = displacement {
+        let [(dx_lo, dx_hi), (dy_lo, dy_hi)] = d.range;
+        x_lo += dx_lo * f;
+        x_hi += dx_hi * f;
+        y_lo += dy_lo * f;
+        y_hi += dy_hi * f;
+    }
+    let (columns, rows) = if route.simplex {
+        // u = i − j follows x − y; v = j − ⌊3u/8⌋ follows y(1 + 2F) + u(F − 3/8), extreme at
+        // the corners of the box.
+        let (u_lo, u_hi) = ((x_lo - y_hi).floor() - 2.0, (x_hi - y_lo).floor() + 2.0);
+        let v = |y: f64, u: f64| y * (1.0 + 2.0 * SKEW) + u * (SKEW - 0.375);
+        let corners = [v(y_lo, u_lo), v(y_lo, u_hi), v(y_hi, u_lo), v(y_hi, u_hi)];
+        let v_lo = corners.iter().copied().fold(f64::INFINITY, f64::min);
+        let v_hi = corners.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        ((u_lo, u_hi), (v_lo.floor() - 4.0, v_hi.floor() + 4.0))
+    } else {
+        // Two cells of margin each side: the cubic's taps, and rounding.
+        (
+            (x_lo.floor() - 2.0, x_hi.floor() + 3.0),
+            (y_lo.floor() - 2.0, y_hi.floor() + 3.0),
+        )
+    };
+    let usable = [columns.0, columns.1, rows.0, rows.1]
+        .iter()
+        .all(|b| b.is_finite() && b.abs() < (1u64 << 28) as f64);
+    usable.then_some((
+        (columns.0 as i64, columns.1 as i64),
+        (rows.0 as i64, rows.1 as i64),
+    ))
+}
+
+impl StripBuffers {
+    /// Sizes the buffers for `len` samples and zeroes the sums (the rest is overwritten).
+    fn resize(&mut self, len: usize, slopes: bool, warped: bool) {
+        let zeroed = |v: &mut Vec<f32>, on: bool| {
+            v.clear();
+            v.resize(if on { len } else { 0 }, 0.0);
+        };
+        let sized = |v: &mut Vec<f32>, on: bool| v.resize(if on { len } else { 0 }, 0.0);
+        let [value, dx, dy] = &mut self.sums;
+        zeroed(value, true);
+        zeroed(dx, slopes);
+        zeroed(dy, slopes);
+        for [v, x, y] in &mut self.warp {
+            zeroed(v, warped);
+            zeroed(x, warped && slopes);
+            zeroed(y, warped && slopes);
+        }
+        for v in &mut self.displacement {
+            sized(v, warped);
+        }
+        for v in &mut self.jacobian {
+            sized(v, warped && slopes);
+        }
+        let [value, dx, dy] = &mut self.out;
+        sized(value, true);
+        sized(dx, slopes);
+        sized(dy, slopes);
+        sized(&mut self.creases, true);
+    }
+}
+
+/// Copies a finished strip (padded width) into the caller's buffers (real width).
+fn copy_out(
+    finished: &[Vec<f32>; 3],
+    creases: &[f32],
+    eroded: bool,
+    rows: Range<usize>,
+    width: usize,
+    padded: usize,
+    out: &mut Out,
+) {
+    for (k, r) in rows.enumerate() {
+        let from = k * padded..k * padded + width;
+        let to = r * width..(r + 1) * width;
+        out.values[to.clone()].copy_from_slice(&finished[0][from.clone()]);
+        if let Some(g) = out.gradients.as_deref_mut() {
+            for ((g, &dx), &dy) in g[to.clone()]
+                .iter_mut()
+                .zip(&finished[1][from.clone()])
+                .zip(&finished[2][from.clone()])
+            {
+                *g = [dx, dy];
+            }
+        }
+        if let Some(c) = out.creases.as_deref_mut() {
+            if eroded {
+                c[to].copy_from_slice(&creases[from]);
+            } else {
+                c[to].fill(0.5);
+            }
         }
     }
 }

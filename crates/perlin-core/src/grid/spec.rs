@@ -57,7 +57,7 @@ impl GridSpec {
 pub enum GridError {
     /// An output slice's length is not `size[0] · size[1]`.
     BufferLength {
-        /// Which buffer: `"values"` or `"gradients"`.
+        /// Which buffer: `"values"`, `"gradients"` or `"creases"`.
         buffer: &'static str,
         /// `size[0] · size[1]`.
         expected: usize,
@@ -66,6 +66,8 @@ pub enum GridError {
     },
     /// `size[0] · size[1]` overflows `usize`.
     TooLarge,
+    /// This CPU lacks the instructions of the kernel asked for.
+    KernelUnavailable(super::GridKernel),
 }
 
 impl fmt::Display for GridError {
@@ -80,6 +82,9 @@ impl fmt::Display for GridError {
                 "`{buffer}` holds {actual} samples, the grid has {expected}"
             ),
             GridError::TooLarge => write!(f, "the grid has more samples than memory can address"),
+            GridError::KernelUnavailable(kernel) => {
+                write!(f, "this CPU cannot run the {kernel:?} grid kernel")
+            }
         }
     }
 }

@@ -1,0 +1,436 @@
+//! The band formulation: Perlin and value noise on a regular grid, three multiply–adds per sample.
+//!
+//! Inside one lattice cell, the noise along a column of samples is a polynomial in the row's
+//! offset `ty` whose coefficients depend only on the column:
+//!
+//! ```text
+//! n(ty) = (T0 + ty·T1) + v(ty)·(D0 + ty·D1)
+//! ```
+//!
+//! - **Perlin**: the corner dot products are linear in `ty`, and `v` is the fade curve.
+//! - **Value, linear or cosine**: the corner values do not depend on `ty`: `T1 = D1 = 0`.
+//! - **Value, cubic**: the cubic through four rows, `S + R·ty + Q·ty² + P·ty³`, is the same form
+//!   with `T0 = S`, `T1 = R`, `D0 = Q`, `D1 = P` and `v(ty) = ty²`.
+//!
+//! So a *band* (the grid rows inside one lattice row) computes the four coefficients, and four
+//! more for `∂n/∂tx`, once per column from the lattice data of its cell, then three multiply–adds
+//! per sample. The lattice data of the band's lattice rows is fetched once for every column
+//! ([`BandRows`]); a block of columns whose cells fit in one register-wide window picks its
+//! corners with one permute per corner component.
+
+use super::axis::Axis;
+use super::lattice::Lattice;
+use super::{Sums, Weights, shape};
+use crate::fbm::FractalMode;
+use crate::simd::{Kernel, Real, Simd};
+use crate::tables::NoiseTables;
+use std::ops::Range;
+
+/// Which coefficients a column gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum BandBase {
+    /// Perlin gradient noise.
+    Perlin,
+    /// Value noise, linear or cosine blend (the curve is in the axes).
+    Value,
+    /// Value noise, 4-point cubic.
+    Cubic,
+}
+
+impl BandBase {
+    /// Lattice offsets read along each axis: `0..=1`, or `-1..=2` for the cubic.
+    fn taps(self) -> Range<i64> {
+        match self {
+            BandBase::Perlin | BandBase::Value => 0..2,
+            BandBase::Cubic => -1..3,
+        }
+    }
+}
+
+/// A block of lanes' columns whose cells all lie in one lanes-wide window.
+#[derive(Clone, Copy, Debug, Default)]
+struct Block {
+    /// Window index of the block's lowest cell.
+    base: u32,
+    /// Whether every column's cell is within `base..base + lanes`.
+    fits: bool,
+}
+
+/// The columns of one layer: where each column's cell sits in the lattice rows, per block.
+#[derive(Default)]
+pub(super) struct Columns {
+    /// Lattice x of window index 0: the lowest cell minus one (room for the cubic's left tap).
+    x0: i64,
+    /// Window columns, padded for the widest pick; 0 when the layer is sparse.
+    span: usize,
+    /// `cell − x0` of each column.
+    k: Vec<u32>,
+    /// `k − block.base` of each column.
+    lane: Vec<u32>,
+    blocks: Vec<Block>,
+    /// The column keys of the window's lattice columns that hold data (see
+    /// [`Lattice::column_key`]); the rest of the window is padding.
+    keys: Vec<u32>,
+}
+
+impl Columns {
+    /// Lays out the columns of `axis` in blocks of `lanes`. A layer whose columns touch more than
+    /// `4 · width + 64` lattice columns (an aliasing octave, or non-finite positions) is
+    /// sparse: its columns fetch their cells' data lane by lane.
+    pub fn rebuild(&mut self, tables: &NoiseTables, lattice: Lattice, axis: &Axis, lanes: usize) {
+        let cells = &axis.cell;
+        let width = cells.len();
+        let lo = cells.iter().copied().min().unwrap_or(0);
+        let hi = cells.iter().copied().max().unwrap_or(0);
+        let used = hi as i128 - lo as i128 + 1;
+        self.k.clear();
+        self.lane.clear();
+        self.blocks.clear();
+        self.keys.clear();
+        self.x0 = lo.wrapping_sub(1);
+        if width == 0 || used > 4 * width as i128 + 64 {
+            self.span = 0;
+            return;
+        }
+        // Columns −1 … used + 1 of the cubic hold data; a whole register past the last base
+        // more is padding, so that every pick stays in bounds.
+        let data = used as usize + 3;
+        self.span = data + lanes;
+        let x0 = self.x0;
+        self.keys
+            .extend((0..data).map(|i| lattice.column_key(tables, x0.wrapping_add(i as i64))));
+        self.k
+            .extend(cells.iter().map(|&c| c.wrapping_sub(self.x0) as u32));
+        for chunk in self.k.chunks(lanes) {
+            let base = chunk.iter().copied().min().unwrap_or(0);
+            let top = chunk.iter().copied().max().unwrap_or(0);
+            self.lane.extend(chunk.iter().map(|&k| k - base));
+            self.blocks.push(Block {
+                base,
+                fits: (top - base) < lanes as u32,
+            });
+        }
+    }
+
+    fn dense(&self) -> bool {
+        self.span > 0
+    }
+}
+
+/// The lattice data of the rows a band reads (2, or 4 for the cubic), over the window's columns;
+/// walking down the grid, rows move up instead of being fetched again.
+#[derive(Default)]
+pub(super) struct BandRows {
+    /// One entry per lattice row, each one array per component.
+    rows: Vec<[Vec<f32>; 2]>,
+    /// Lattice y of `rows[0]`.
+    first: Option<i64>,
+}
+
+impl BandRows {
+    /// Forgets what the rows held (a new layer or config).
+    pub fn reset(&mut self) {
+        self.first = None;
+    }
+
+    /// Makes the rows hold lattice rows `first .. first + count` over `cols`.
+    fn load(
+        &mut self,
+        tables: &NoiseTables,
+        lattice: Lattice,
+        cols: &Columns,
+        first: i64,
+        count: usize,
+    ) {
+        self.rows.resize_with(count, Default::default);
+        let fetch = |row: &mut [Vec<f32>; 2], y: i64| {
+            let [first, second] = row;
+            first.resize(cols.span, 0.0);
+            second.resize(cols.span, 0.0);
+            lattice.fill_row(tables, &cols.keys, y, first, second);
+        };
+        match self.first {
+            Some(f) if f == first => {}
+            Some(f) if f.wrapping_add(1) == first => {
+                self.rows.rotate_left(1);
+                fetch(
+                    &mut self.rows[count - 1],
+                    first.wrapping_add(count as i64 - 1),
+                );
+            }
+            _ => {
+                for (j, row) in self.rows.iter_mut().enumerate() {
+                    fetch(row, first.wrapping_add(j as i64));
+                }
+            }
+        }
+        self.first = Some(first);
+    }
+}
+
+/// One layer of a strip on the band path.
+pub(super) struct BandLayer<'a> {
+    pub tables: &'a NoiseTables,
+    pub lattice: Lattice,
+    pub base: BandBase,
+    pub mode: FractalMode,
+    pub weights: Weights,
+    pub columns: &'a Axis,
+    pub rows: &'a Axis,
+    pub layout: &'a Columns,
+    pub band_rows: &'a mut BandRows,
+    pub sums: Sums<'a>,
+}
+
+impl Kernel for BandLayer<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<S: Simd>(self, s: S) {
+        match (self.mode, self.sums.slopes()) {
+            (FractalMode::Standard, false) => self.bands::<S, 0, false>(s),
+            (FractalMode::Ridged, false) => self.bands::<S, 1, false>(s),
+            (FractalMode::Billow, false) => self.bands::<S, 2, false>(s),
+            (FractalMode::Turbulence, false) => self.bands::<S, 3, false>(s),
+            (FractalMode::Standard, true) => self.bands::<S, 0, true>(s),
+            (FractalMode::Ridged, true) => self.bands::<S, 1, true>(s),
+            (FractalMode::Billow, true) => self.bands::<S, 2, true>(s),
+            (FractalMode::Turbulence, true) => self.bands::<S, 3, true>(s),
+        }
+    }
+}
+
+impl BandLayer<'_> {
+    /// Every band of the strip: runs of rows inside one lattice row.
+    #[inline(always)]
+    fn bands<S: Simd, const MODE: u8, const SLOPES: bool>(mut self, s: S) {
+        let strip = self.sums.rows.clone();
+        let taps = self.base.taps();
+        let mut start = strip.start;
+        while start < strip.end {
+            let y0 = self.rows.cell[start];
+            let end = (start + 1..strip.end)
+                .find(|&r| self.rows.cell[r] != y0)
+                .unwrap_or(strip.end);
+            if self.layout.dense() {
+                self.band_rows.load(
+                    self.tables,
+                    self.lattice,
+                    self.layout,
+                    y0.wrapping_add(taps.start),
+                    taps.clone().count(),
+                );
+            }
+            self.band::<S, MODE, SLOPES>(s, start..end, y0);
+            start = end;
+        }
+    }
+
+    /// One band: rows `rows` in lattice row `y0`.
+    #[inline(always)]
+    fn band<S: Simd, const MODE: u8, const SLOPES: bool>(
+        &mut self,
+        s: S,
+        rows: Range<usize>,
+        y0: i64,
+    ) {
+        let lanes = S::LANES;
+        let (ax, ry) = (self.columns, self.rows);
+        let amplitude = s.splat(self.weights.amplitude);
+        let amplitude_frequency = s.splat(self.weights.amplitude_frequency);
+        for b in 0..self.sums.width / lanes {
+            let c = b * lanes;
+            let tx = s.load(&ax.frac[c..]);
+            let u = s.load(&ax.fade[c..]);
+            let du = s.load(&ax.dfade[c..]);
+            let k = match self.base {
+                BandBase::Perlin => {
+                    let g = self.corners::<S, 8>(s, c, y0, PERLIN_TAPS);
+                    perlin_constants(s, g, tx, u, du)
+                }
+                BandBase::Value => {
+                    let v = self.corners::<S, 4>(s, c, y0, VALUE_TAPS);
+                    value_constants(s, v, u, du)
+                }
+                BandBase::Cubic => {
+                    let v = self.corners::<S, 16>(s, c, y0, CUBIC_TAPS);
+                    cubic_constants(s, v, tx)
+                }
+            };
+            for r in rows.clone() {
+                let ty = s.splat(ry.frac[r]);
+                let v = s.splat(ry.fade[r]);
+                let dv = s.splat(ry.dfade[r]);
+                let [n, dn_dx, dn_dy] = sample(k, ty, v, dv);
+                let (value, slope) = shape::<S, MODE>(s, n);
+                let i = self.sums.at(r, c);
+                let sum = s.load(&self.sums.value[i..]);
+                value
+                    .mul_add(amplitude, sum)
+                    .store(&mut self.sums.value[i..]);
+                if SLOPES {
+                    let kk = slope * amplitude_frequency;
+                    let dx = s.load(&self.sums.dx[i..]);
+                    dn_dx.mul_add(kk, dx).store(&mut self.sums.dx[i..]);
+                    let dy = s.load(&self.sums.dy[i..]);
+                    dn_dy.mul_add(kk, dy).store(&mut self.sums.dy[i..]);
+                }
+            }
+        }
+    }
+
+    /// The lattice data the columns `c..c + LANES` read around their cells in lattice row
+    /// `y0`: for each tap `(dx, dy, component)`, lane `l` gets component `component` of lattice
+    /// point `(cell[c + l] + dx, y0 + dy)`.
+    #[inline(always)]
+    fn corners<S: Simd, const T: usize>(
+        &self,
+        s: S,
+        c: usize,
+        y0: i64,
+        taps: [(i64, i64, usize); T],
+    ) -> [S::F; T] {
+        // No closures here: a closure is not always inlined into the target-feature function,
+        // and every lane operation in it would become a call.
+        let first_row = self.base.taps().start;
+        let mut out = [s.splat(0.0); T];
+        let block = self.layout.blocks.get(c / S::LANES).copied();
+        match block {
+            Some(block) if self.layout.dense() && block.fits => {
+                let lanes = s.load_int(&self.layout.lane[c..]);
+                for (o, &(dx, dy, comp)) in out.iter_mut().zip(&taps) {
+                    let row = &self.band_rows.rows[(dy - first_row) as usize][comp];
+                    *o = s.pick(&row[(block.base as i64 + dx) as usize..], lanes);
+                }
+            }
+            _ => {
+                // Lane by lane from the lattice itself: the same numbers the rows hold.
+                let mut lanes = [[0f32; 16]; T];
+                for lane in 0..S::LANES {
+                    let x = self.columns.cell[c + lane];
+                    for (l, &(dx, dy, comp)) in lanes.iter_mut().zip(&taps) {
+                        let d =
+                            self.lattice
+                                .at(self.tables, x.wrapping_add(dx), y0.wrapping_add(dy));
+                        l[lane] = d[comp];
+                    }
+                }
+                for (o, l) in out.iter_mut().zip(&lanes) {
+                    *o = s.load(l);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Perlin's taps: the four corners' `[x, y]` gradients, in the order of [`perlin_constants`].
+const PERLIN_TAPS: [(i64, i64, usize); 8] = [
+    (0, 0, 0),
+    (0, 0, 1),
+    (1, 0, 0),
+    (1, 0, 1),
+    (0, 1, 0),
+    (0, 1, 1),
+    (1, 1, 0),
+    (1, 1, 1),
+];
+
+/// Value noise's taps: the four corners' values `[v00, v10, v01, v11]`.
+const VALUE_TAPS: [(i64, i64, usize); 4] = [(0, 0, 0), (1, 0, 0), (0, 1, 0), (1, 1, 0)];
+
+/// The cubic's taps: four rows `y0 − 1 … y0 + 2` of four columns `x0 − 1 … x0 + 2`.
+const CUBIC_TAPS: [(i64, i64, usize); 16] = {
+    let mut taps = [(0, 0, 0); 16];
+    let mut i = 0;
+    while i < 16 {
+        taps[i] = ((i % 4) as i64 - 1, (i / 4) as i64 - 1, 0);
+        i += 1;
+    }
+    taps
+};
+
+/// `[T0, T1, D0, D1, ∂T0, ∂T1, ∂D0, ∂D1]` (∂ = `∂/∂tx`) of a Perlin column with offset `tx`,
+/// fade `u` and fade slope `du`, in the cell whose corner gradients are
+/// `g = [g00x, g00y, g10x, g10y, g01x, g01y, g11x, g11y]` (`g10` one column right, `g01` one
+/// row up).
+#[inline(always)]
+fn perlin_constants<S: Simd>(s: S, g: [S::F; 8], tx: S::F, u: S::F, du: S::F) -> [S::F; 8] {
+    let txm1 = tx - s.splat(1.0);
+    let (a00, a10) = (g[0] * tx, g[2] * txm1);
+    let (a01, a11) = (g[4] * tx, g[6] * txm1);
+    let (lower, upper) = (a10 - a00, a11 - a01);
+    let t0 = u.mul_add(lower, a00);
+    let t1 = u.mul_add(g[3] - g[1], g[1]);
+    let b0 = u.mul_add(upper, a01);
+    let b1 = u.mul_add(g[7] - g[5], g[5]);
+    let t0x = du.mul_add(lower, u.mul_add(g[2] - g[0], g[0]));
+    let t1x = du * (g[3] - g[1]);
+    let b0x = du.mul_add(upper, u.mul_add(g[6] - g[4], g[4]));
+    let b1x = du * (g[7] - g[5]);
+    [
+        t0,
+        t1,
+        b0 - b1 - t0,
+        b1 - t1,
+        t0x,
+        t1x,
+        b0x - b1x - t0x,
+        b1x - t1x,
+    ]
+}
+
+/// The constants of a value-noise column with corner values `[v00, v10, v01, v11]`.
+#[inline(always)]
+fn value_constants<S: Simd>(s: S, v: [S::F; 4], u: S::F, du: S::F) -> [S::F; 8] {
+    let zero = s.splat(0.0);
+    let (lower, upper) = (v[1] - v[0], v[3] - v[2]);
+    let t0 = u.mul_add(lower, v[0]);
+    let t0x = du * lower;
+    [
+        t0,
+        zero,
+        u.mul_add(upper, v[2]) - t0,
+        zero,
+        t0x,
+        zero,
+        du * upper - t0x,
+        zero,
+    ]
+}
+
+/// The cubic `p·t³ + q·t² + r·t + s` through `v[0..4]` at `t = −1, 0, 1, 2`, as `[s, r, q, p]`.
+#[inline(always)]
+fn cubic<S: Simd>(v: [S::F; 4]) -> [S::F; 4] {
+    let p = (v[3] - v[2]) - (v[0] - v[1]);
+    let q = (v[0] - v[1]) - p;
+    [v[1], v[2] - v[0], q, p]
+}
+
+/// The constants of a cubic value-noise column: four rows of four values (row-major, rows
+/// `y0 − 1 … y0 + 2`, columns `x0 − 1 … x0 + 2`).
+#[inline(always)]
+fn cubic_constants<S: Simd>(s: S, v: [S::F; 16], tx: S::F) -> [S::F; 8] {
+    let (two, three) = (s.splat(2.0), s.splat(3.0));
+    let mut rows = [s.splat(0.0); 4];
+    let mut slopes = [s.splat(0.0); 4];
+    for m in 0..4 {
+        let [c0, c1, c2, c3] = cubic::<S>([v[4 * m], v[4 * m + 1], v[4 * m + 2], v[4 * m + 3]]);
+        rows[m] = tx.mul_add(tx.mul_add(tx.mul_add(c3, c2), c1), c0);
+        slopes[m] = tx.mul_add(tx.mul_add(three * c3, two * c2), c1);
+    }
+    let [s0, r0, q0, p0] = cubic::<S>(rows);
+    let [s1, r1, q1, p1] = cubic::<S>(slopes);
+    [s0, r0, q0, p0, s1, r1, q1, p1]
+}
+
+/// One sample of a band column at row offset `ty` with curve `v`, `v′`: `[n, ∂n/∂tx, ∂n/∂ty]`.
+#[inline(always)]
+fn sample<F: Real>(k: [F; 8], ty: F, v: F, dv: F) -> [F; 3] {
+    let top = ty.mul_add(k[1], k[0]);
+    let dif = ty.mul_add(k[3], k[2]);
+    let n = v.mul_add(dif, top);
+    let dx = v.mul_add(ty.mul_add(k[7], k[6]), ty.mul_add(k[5], k[4]));
+    let dy = dv.mul_add(dif, v.mul_add(k[3], k[1]));
+    [n, dx, dy]
+}
