@@ -71,17 +71,17 @@ fn main() -> AppExit {
     .add_systems(Startup, setup)
     .add_systems(
         Update,
-        (switch_preset, follow_config, keep_above_ground, update_hud).after(TerrainSet::Upload),
+        (switch_preset, follow_config, keep_above_ground, update_hud).after(TerrainSystems::Upload),
     );
     if let Some(path) = screenshot {
         app.insert_resource(ScreenshotRun::new(path)).add_systems(
             Update,
             (
-                raise_budgets.before(TerrainSet::Config),
+                raise_budgets.before(TerrainSystems::Config),
                 fail_on_load_error,
                 screenshot_run
                     .before(keep_above_ground)
-                    .after(TerrainSet::Upload),
+                    .after(TerrainSystems::Upload),
             ),
         );
     }
@@ -189,10 +189,10 @@ fn follow_config(
 ) {
     let Some(active) = active else { return };
     let (eye, mut fog) = camera.into_inner();
-    let view = active.config.view_distance;
+    let view = active.config().view_distance;
     water.translation = Vec3::new(
         eye.translation.x,
-        active.config.sea_level,
+        active.config().sea_level,
         eye.translation.z,
     );
     fog.falloff = FogFalloff::Linear {
@@ -215,7 +215,7 @@ fn keep_above_ground(
     let ground = sampler.height(p.x as f64, p.z as f64);
     if !*placed {
         // High enough to see over the hills of tall terrains, low enough to see the ground.
-        camera.translation.y = ground + (0.6 * active.config.height_scale).max(70.0);
+        camera.translation.y = ground + (0.6 * active.config().height_scale).max(70.0);
         *placed = true;
     }
     camera.translation.y = camera.translation.y.max(ground + CLEARANCE);
@@ -258,7 +258,8 @@ fn raise_budgets(
     if let TerrainConfigSource::Asset(handle) = &*source
         && let Some(mut config) = configs.get_mut(handle)
     {
-        config.max_uploads_per_frame = 256;
+        // A streaming change: it applies without rebuilding anything already built.
+        config.max_uploads_per_frame = 32;
         config.max_tasks_in_flight = 32;
         *done = true;
     }
@@ -333,7 +334,7 @@ fn screenshot_run(
         camera.translation += forward * 80.0 * time.delta_secs();
         return;
     }
-    let ready = registry.tasks_in_flight() == 0 && registry.loaded_count() > 0;
+    let ready = registry.is_settled() && registry.loaded_count() > 0;
     run.settled_frames = if ready { run.settled_frames + 1 } else { 0 };
     let timed_out = elapsed > ScreenshotRun::LIMIT;
     if timed_out && registry.loaded_count() == 0 {

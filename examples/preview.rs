@@ -9,11 +9,12 @@
 //! the world origin (default 4096).
 
 use bevy::math::Vec3;
+use bevy_perlin_terrain::TerrainSampler;
 use bevy_perlin_terrain::chunk::ColourRamp;
 use bevy_perlin_terrain::config::parse_config;
-use bevy_perlin_terrain::heights::heights_and_normals;
-use bevy_perlin_terrain::perlin_core::{GridSpec, NoiseTables};
+use bevy_perlin_terrain::perlin_core::NoiseTables;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 const WATER: Vec3 = Vec3::new(0.10, 0.28, 0.42);
 /// Light from the north-west, 40° above the horizon.
@@ -54,11 +55,13 @@ fn run(args: Vec<String>) -> Result<String, String> {
     let pixels = pixels as usize;
     let bytes = std::fs::read(config_path).map_err(|e| format!("{config_path}: {e}"))?;
     let config = parse_config(config_path, &bytes).map_err(|e| e.to_string())?;
-    let tables = NoiseTables::from_seed(config.seed);
+    let sampler = TerrainSampler::new(Arc::new(NoiseTables::from_seed(config.seed)), &config);
     let step = metres / pixels as f64;
-    let spec = GridSpec::new([-metres / 2.0, -metres / 2.0], step, [pixels, pixels]);
-    let (heights, normals) =
-        heights_and_normals(&tables, &config.noise, config.height_scale, &spec);
+    let (mut heights, mut normals) = (vec![0.0; pixels * pixels], vec![Vec3::Y; pixels * pixels]);
+    let origin = [-metres / 2.0, -metres / 2.0];
+    if !sampler.sample_grid(origin, step, [pixels, pixels], &mut heights, &mut normals) {
+        return Err(format!("{pixels}² samples do not fit in memory"));
+    }
     let ramp = ColourRamp::new(&config.colours, config.sea_level);
     let mut rgb = Vec::with_capacity(pixels * pixels * 3);
     for (&h, &n) in heights.iter().zip(&normals) {

@@ -1,4 +1,5 @@
-//! The shipped presets: every one parses and validates, and each is a different terrain.
+//! The shipped presets: every one parses and validates, each is a different terrain, the default
+//! preset is the built-in default, and none repeats within 10⁷ m.
 
 use bevy_perlin_terrain::config::parse_config;
 use bevy_perlin_terrain::perlin_core::{FractalMode, NoiseTables};
@@ -34,15 +35,35 @@ fn every_preset_loads_and_they_differ() {
 
 #[test]
 fn the_default_preset_is_the_built_in_default() {
-    // `PerlinTerrainPlugin::default()` and `assets/terrain/default.terrain.ron` show the same land.
-    let file = load("default");
-    let built_in = TerrainConfig::default();
-    assert_eq!(file.seed, built_in.seed);
-    assert_eq!(file.height_scale, built_in.height_scale);
-    let tables = NoiseTables::from_seed(file.seed);
-    for (x, z) in [(0.0, 0.0), (1234.5, -987.25), (-40000.0, 15.0)] {
-        let a = file.noise.sample2(&tables, x, z);
-        let b = built_in.noise.sample2(&tables, x, z);
-        assert!((a - b).abs() < 1e-4, "({x}, {z}): file {a}, built-in {b}");
+    // `PerlinTerrainPlugin::default()` and `assets/terrain/default.terrain.ron` show the same
+    // land: every field, not a sample of them.
+    assert_eq!(load("default"), TerrainConfig::default());
+}
+
+#[test]
+fn no_preset_repeats_within_ten_thousand_kilometres() {
+    // A table-hashed noise repeats every 256 lattice cells of its first octave: 2⁸ / frequency
+    // metres. Any period of a lattice hash is a power of two of cells; heights at every such
+    // distance up to 10⁷ m, along both axes, must differ.
+    for name in PRESETS {
+        let config = load(name);
+        let tables = NoiseTables::from_seed(config.seed);
+        let cell = 1.0 / config.noise.frequency;
+        let mut checked = 0;
+        for k in 0..40 {
+            let period = cell * 2f64.powi(k);
+            if period > 1.0e7 {
+                break;
+            }
+            for (x, z) in [(13.7, -201.3), (-5000.25, 777.5), (123456.0, -98765.0)] {
+                let here = config.noise.sample2(&tables, x, z);
+                for (dx, dz) in [(period, 0.0), (0.0, period)] {
+                    let there = config.noise.sample2(&tables, x + dx, z + dz);
+                    assert_ne!(here, there, "{name} repeats after {period} m");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked >= 60, "{name}: only {checked} distances checked");
     }
 }

@@ -9,6 +9,11 @@
 //!   they are on screen, and each new chunk replaces the oldest. The allocator reuses the freed
 //!   chunk's memory, which is what happens in a streaming app.
 //!
+//! Two more groups measure what the terrain's configurations cost against plain Perlin noise:
+//! - `preset_chunk`: a full-detail chunk of each shipped preset against the same chunk with the
+//!   preset's noise replaced by plain Perlin FBM of the same octave count and frequency;
+//! - `eroded_chunk`: a 129² chunk with the erosion filter on against the same chunk without.
+//!
 //! `cargo bench -p bevy_perlin_terrain --no-default-features --bench chunk` (release, without
 //! the renderer), or `cargo bench --profile dev --workspace --bench chunk`.
 
@@ -17,8 +22,8 @@ use bevy::math::IVec2;
 use bevy::mesh::{Indices, Mesh, PrimitiveTopology};
 use bevy_perlin_terrain::TerrainConfig;
 use bevy_perlin_terrain::chunk::{ChunkJob, build_chunk_mesh};
-use bevy_perlin_terrain::heights::with_thread_samples;
-use bevy_perlin_terrain::perlin_core::{Fbm, NoiseTables};
+use bevy_perlin_terrain::config::parse_config;
+use bevy_perlin_terrain::perlin_core::{Erosion, Fbm, NoiseTables};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use noise::{MultiFractal, NoiseFn};
 use std::hint::black_box;
@@ -102,6 +107,8 @@ fn hand_rolled(
 /// One benchmark case: our chunk job and the hand-rolled path's noise, same seed and octaves.
 struct Case {
     resolution: u32,
+    config: TerrainConfig,
+    tables: Arc<NoiseTables>,
     job: ChunkJob,
     fbm: noise::Fbm<noise::Perlin>,
 }
@@ -117,7 +124,9 @@ impl Case {
             .set_persistence(0.5);
         Self {
             resolution,
-            job: ChunkJob::new(tables, &config, IVec2::new(3, -2), 0),
+            job: ChunkJob::new(tables.clone(), &config, IVec2::new(3, -2), 0),
+            config,
+            tables,
             fbm,
         }
     }
@@ -127,12 +136,11 @@ impl Case {
     }
 
     fn theirs(&self) -> Mesh {
-        let job = &self.job;
         hand_rolled(
             black_box(&self.fbm),
             self.resolution as usize,
-            job.coord,
-            job.height_scale,
+            self.job.coord(),
+            self.config.height_scale,
         )
     }
 
@@ -151,10 +159,15 @@ fn chunk(c: &mut Criterion) {
             BenchmarkId::new("bevy_perlin_terrain: noise samples only", resolution),
             |b| {
                 let spec = job.grid();
+                let n = spec.size[0] * spec.size[1];
+                let (mut values, mut gradients) = (vec![0.0; n], vec![[0.0; 2]; n]);
                 b.iter(|| {
-                    with_thread_samples(|s| {
-                        s.fill(&job.tables, &job.noise, job.height_scale, &spec)
-                    })
+                    case.config.noise.fill_grid_with_gradient(
+                        &case.tables,
+                        black_box(&spec),
+                        &mut values,
+                        &mut gradients,
+                    )
                 })
             },
         );
@@ -188,5 +201,68 @@ fn chunk(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, chunk);
+/// A shipped preset, parsed as the plugin would.
+fn preset(name: &str) -> TerrainConfig {
+    let path = format!(
+        "{}/../../assets/terrain/{name}.terrain.ron",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    parse_config(&path, &bytes).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// `config` with its noise replaced by plain Perlin FBM of the same octaves and frequency (and
+/// the same erosion, which the comparison keeps on both sides).
+fn plain_twin(config: &TerrainConfig) -> TerrainConfig {
+    TerrainConfig {
+        noise: Fbm {
+            octaves: config.noise.octaves,
+            frequency: config.noise.frequency,
+            erosion: config.noise.erosion,
+            ..Fbm::default()
+        },
+        ..config.clone()
+    }
+}
+
+fn presets(c: &mut Criterion) {
+    let mut group = c.benchmark_group("preset_chunk");
+    for name in ["default", "islands", "alps", "dunes"] {
+        let config = preset(name);
+        let tables = Arc::new(NoiseTables::from_seed(config.seed));
+        let coord = IVec2::new(3, -2);
+        group.throughput(Throughput::Elements(
+            (config.chunk_resolution * config.chunk_resolution) as u64,
+        ));
+        let job = ChunkJob::new(tables.clone(), &config, coord, 0);
+        group.bench_function(BenchmarkId::new(name, "preset"), |b| {
+            b.iter(|| build_chunk_mesh(black_box(&job)))
+        });
+        let twin = ChunkJob::new(tables, &plain_twin(&config), coord, 0);
+        group.bench_function(BenchmarkId::new(name, "plain Perlin twin"), |b| {
+            b.iter(|| build_chunk_mesh(black_box(&twin)))
+        });
+    }
+    group.finish();
+    let mut group = c.benchmark_group("eroded_chunk");
+    let plain = config(129);
+    let eroded = TerrainConfig {
+        noise: Fbm {
+            erosion: Some(Erosion::default()),
+            ..plain.noise
+        },
+        ..plain.clone()
+    };
+    let tables = Arc::new(NoiseTables::from_seed(plain.seed));
+    group.throughput(Throughput::Elements(129 * 129));
+    for (label, config) in [("erosion on", &eroded), ("erosion off", &plain)] {
+        let job = ChunkJob::new(tables.clone(), config, IVec2::new(3, -2), 0);
+        group.bench_function(BenchmarkId::new(label, 129), |b| {
+            b.iter(|| build_chunk_mesh(black_box(&job)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, chunk, presets);
 criterion_main!(benches);

@@ -1,22 +1,26 @@
-//! `TerrainSampler`: the terrain's height and normal anywhere, for placing objects, walking
+//! [`TerrainSampler`]: the terrain's height and normal anywhere, for placing objects, walking
 //! characters and keeping cameras above ground.
 
 use crate::config::TerrainConfig;
-use crate::heights::with_thread_samples;
-use bevy::math::Vec3;
-use bevy::prelude::Resource;
+use crate::ground::with_thread_samples;
+use bevy::math::{Vec2, Vec3};
+use bevy::prelude::*;
 use perlin_core::{Fbm, GridSpec, NoiseTables};
 use std::sync::Arc;
 
-/// Height and normal of the current terrain at any world position. Cheap to clone (the tables
-/// are shared); updated whenever the config changes.
+/// Height and normal of the current terrain at any position in the terrain's own space (world
+/// space while the [`TerrainRoot`](crate::TerrainRoot) keeps its default transform). Cheap to
+/// clone (the tables are shared); replaced whenever a config changes the ground. For a config
+/// set in code it exists from the first frame; for an asset, once it has loaded.
 ///
-/// At a mesh vertex (world `x`, `z` equal to the vertex's, as `f64`) it returns exactly the
-/// vertex's height and normal: both come from
-/// [`GroundSamples::ground`](crate::heights::GroundSamples::ground) over the same position.
-/// Between vertices it returns the true surface, which the mesh approximates with triangles.
-#[derive(Resource, Clone, Debug)]
+/// At a mesh vertex (`x`, `z` equal to the vertex's, as `f64`, e.g. from
+/// [`TerrainConfig::vertex_position`]) it returns exactly the vertex's height and normal: both
+/// come from the same grid path over the same position. Between vertices it returns the true
+/// surface, which the mesh approximates with triangles.
+#[derive(Resource, Reflect, Clone, Debug)]
+#[reflect(Resource, Debug)]
 pub struct TerrainSampler {
+    #[reflect(ignore)]
     tables: Arc<NoiseTables>,
     noise: Fbm,
     height_scale: f32,
@@ -32,22 +36,106 @@ impl TerrainSampler {
         }
     }
 
-    /// Height and unit normal at world `(x, z)`.
-    pub fn height_and_normal(&self, x: f64, z: f64) -> (f32, Vec3) {
+    /// Height, unit normal and crease mask at `(x, z)`; flat ground at 0 if the position cannot
+    /// be sampled (never for finite coordinates).
+    fn sample(&self, x: f64, z: f64) -> (f32, Vec3, f32) {
         let spec = GridSpec::new([x, z], 1.0, [1, 1]);
         with_thread_samples(|samples| {
-            samples.fill(&self.tables, &self.noise, self.height_scale, &spec);
-            samples.ground(0)
+            let filled = samples.fill(&self.tables, &self.noise, self.height_scale, &spec);
+            match (filled, samples.ground(0), samples.crease(0)) {
+                (Ok(()), Some((h, n)), Some(c)) => (h, n, c),
+                _ => (0.0, Vec3::Y, 0.5),
+            }
         })
     }
 
-    /// Ground height in metres at world `(x, z)`.
-    pub fn height(&self, x: f64, z: f64) -> f32 {
-        self.height_and_normal(x, z).0
+    /// Height and unit normal at `(x, z)`.
+    pub fn height_and_normal(&self, x: f64, z: f64) -> (f32, Vec3) {
+        let (h, n, _) = self.sample(x, z);
+        (h, n)
     }
 
-    /// Unit ground normal at world `(x, z)`.
+    /// Ground height in metres at `(x, z)`.
+    pub fn height(&self, x: f64, z: f64) -> f32 {
+        self.sample(x, z).0
+    }
+
+    /// Unit ground normal at `(x, z)`.
     pub fn normal(&self, x: f64, z: f64) -> Vec3 {
-        self.height_and_normal(x, z).1
+        self.sample(x, z).1
+    }
+
+    /// The crease mask at `(x, z)`: 0 on ridges and peaks, 1 in gullies and valley floors, ½
+    /// where the noise has no erosion.
+    pub fn crease(&self, x: f64, z: f64) -> f32 {
+        self.sample(x, z).2
+    }
+
+    /// Ground height at `p = (x, z)`.
+    pub fn height_at(&self, p: Vec2) -> f32 {
+        self.height(p.x as f64, p.y as f64)
+    }
+
+    /// The ground under (or over) `p`: the point on the ground with `p`'s `x` and `z`, and the
+    /// unit normal there.
+    pub fn ground(&self, p: Vec3) -> (Vec3, Vec3) {
+        let (h, n, _) = self.sample(p.x as f64, p.z as f64);
+        (Vec3::new(p.x, h, p.z), n)
+    }
+
+    /// Heights at `points` (`x`, `z`) into `out`, pairwise, without allocating: as many as the
+    /// shorter of the two holds.
+    pub fn heights_at(&self, points: &[Vec2], out: &mut [f32]) {
+        for (p, h) in points.iter().zip(out) {
+            *h = self.height_at(*p);
+        }
+    }
+
+    /// Heights and unit normals of the `size[0] × size[1]` grid (row-major) whose sample
+    /// `(i, j)` is at `origin + (i, j) · spacing`, in one pass of the grid path (much faster than
+    /// one query per point). `heights` and `normals` must hold `size[0] · size[1]` entries;
+    /// `false` (nothing written) if they do not.
+    pub fn sample_grid(
+        &self,
+        origin: [f64; 2],
+        spacing: f64,
+        size: [usize; 2],
+        heights: &mut [f32],
+        normals: &mut [Vec3],
+    ) -> bool {
+        let spec = GridSpec::new(origin, spacing, size);
+        let fits = spec
+            .len()
+            .is_some_and(|n| heights.len() == n && normals.len() == n);
+        if !fits {
+            return false;
+        }
+        with_thread_samples(|samples| {
+            if samples
+                .fill(&self.tables, &self.noise, self.height_scale, &spec)
+                .is_err()
+            {
+                return false;
+            }
+            for (k, (h, n)) in heights.iter_mut().zip(normals.iter_mut()).enumerate() {
+                (*h, *n) = samples.ground(k).unwrap_or((0.0, Vec3::Y));
+            }
+            true
+        })
+    }
+
+    /// The shared noise tables.
+    pub fn tables(&self) -> &Arc<NoiseTables> {
+        &self.tables
+    }
+
+    /// The noise the heights come from.
+    pub fn noise(&self) -> &Fbm {
+        &self.noise
+    }
+
+    /// Metres per unit of noise.
+    pub fn height_scale(&self) -> f32 {
+        self.height_scale
     }
 }

@@ -1,5 +1,7 @@
-//! Configs: RON errors name the file, the field and the allowed range; a changed config
-//! regenerates every chunk without holes; a broken file keeps the terrain on screen.
+//! Configs: RON errors name the file, the field and the allowed range; configs that would ask
+//! for too much work are refused; a config that reshapes the ground regenerates every chunk
+//! without holes, a streaming change rebuilds nothing it does not have to; a broken file keeps
+//! the terrain on screen.
 
 mod common;
 
@@ -7,6 +9,7 @@ use bevy::asset::{AssetLoadFailedEvent, AssetServer, Assets};
 use bevy::prelude::*;
 use bevy_perlin_terrain::config::{TerrainConfigLoadError, parse_config};
 use bevy_perlin_terrain::prelude::*;
+use bevy_perlin_terrain::{TerrainTables, config};
 use common::*;
 
 fn error_text(ron: &str) -> String {
@@ -39,6 +42,27 @@ fn out_of_range_values_name_the_file_the_field_and_the_range() {
             "0 to 1",
         ),
         ("(view_distance: inf)", "view_distance", "finite"),
+        // Configs that validate field by field but would ask for too much.
+        (
+            "(chunk_size: 0.5, view_distance: 1000000.0)",
+            "view_distance",
+            "at most 16384 chunks in view",
+        ),
+        (
+            "(chunk_resolution: 1025, lod_distances: [], view_distance: 4000.0, chunk_size: 256.0)",
+            "view_distance",
+            "meshes in view of at most 2048 MiB",
+        ),
+        (
+            "(chunk_resolution: 1025, lod_distances: [], view_distance: 100.0, max_tasks_in_flight: 64)",
+            "max_tasks_in_flight",
+            "at most 7 at chunk_resolution 1025",
+        ),
+        (
+            "(chunk_resolution: 257, max_uploads_per_frame: 256)",
+            "max_uploads_per_frame",
+            "at most 13 at chunk_resolution 257",
+        ),
     ] {
         let text = error_text(ron);
         assert!(text.starts_with("terrain/bad.terrain.ron"), "{text}");
@@ -100,9 +124,9 @@ fn a_changed_config_asset_regenerates_every_chunk_without_holes() {
     let dir = asset_dir("reload", &config);
     let plugin = PerlinTerrainPlugin::from_asset("terrain/test.terrain.ron");
     let (mut app, _) = app_with(plugin, &dir, Vec3::new(0.0, 80.0, 0.0));
-    run_until(&mut app, 3000, settled).expect("terrain from the asset settles");
+    settle(&mut app);
     let before = chunks(&mut app);
-    let generation = app.world().resource::<ActiveTerrainConfig>().generation;
+    let generation = app.world().resource::<ActiveTerrainConfig>().generation();
     // What a hot reload does: the asset's value changes and Bevy sends `Modified`.
     let handle = match app.world().resource::<TerrainConfigSource>() {
         TerrainConfigSource::Asset(h) => h.clone(),
@@ -118,7 +142,7 @@ fn a_changed_config_asset_regenerates_every_chunk_without_holes() {
         app.update();
     }
     assert_eq!(
-        app.world().resource::<ActiveTerrainConfig>().generation,
+        app.world().resource::<ActiveTerrainConfig>().generation(),
         generation
     );
     app.world_mut()
@@ -130,13 +154,13 @@ fn a_changed_config_asset_regenerates_every_chunk_without_holes() {
     run_until(&mut app, 3000, |app| {
         fewest = fewest.min(chunks(app).len());
         let active = app.world().resource::<ActiveTerrainConfig>();
-        active.generation > generation && settled(app)
+        active.generation() > generation && settled(app)
     })
     .expect("regenerates");
     assert_eq!(
         app.world()
             .resource::<ActiveTerrainConfig>()
-            .config
+            .config()
             .height_scale,
         400.0
     );
@@ -150,14 +174,13 @@ fn a_changed_config_asset_regenerates_every_chunk_without_holes() {
     assert_eq!(after.len(), before.len());
     let sampler = app.world().resource::<TerrainSampler>().clone();
     let (_, any) = after[0];
-    let spacing = small_config().vertex_spacing(any.lod);
-    let quads = small_config().resolution_at(any.lod) as i64 - 1;
     let (positions, _) = mesh_of(&app, after[0].0);
-    let h = sampler.height(
-        (any.coord.x as i64 * quads) as f64 * spacing,
-        (any.coord.y as i64 * quads) as f64 * spacing,
+    let [x, z] = small_config().vertex_position(any.coord, any.lod, 0, 0);
+    assert_eq!(
+        positions[0][1],
+        sampler.height(x, z),
+        "meshes follow the new height scale"
     );
-    assert_eq!(positions[0][1], h, "meshes follow the new height scale");
 }
 
 #[test]
@@ -166,9 +189,9 @@ fn a_broken_config_file_keeps_the_terrain_and_reports_the_field() {
     let dir = asset_dir("broken", &config);
     let plugin = PerlinTerrainPlugin::from_asset("terrain/test.terrain.ron");
     let (mut app, _) = app_with(plugin, &dir, Vec3::new(0.0, 80.0, 0.0));
-    run_until(&mut app, 3000, settled).expect("terrain settles");
+    settle(&mut app);
     let before = chunks(&mut app);
-    let generation = app.world().resource::<ActiveTerrainConfig>().generation;
+    let generation = app.world().resource::<ActiveTerrainConfig>().generation();
     // Switch to the broken file, as a preset key would.
     let broken = app
         .world()
@@ -197,7 +220,7 @@ fn a_broken_config_file_keeps_the_terrain_and_reports_the_field() {
         app.update();
     }
     assert_eq!(
-        app.world().resource::<ActiveTerrainConfig>().generation,
+        app.world().resource::<ActiveTerrainConfig>().generation(),
         generation
     );
     let after = chunks(&mut app);
@@ -212,9 +235,205 @@ fn an_invalid_config_in_code_falls_back_to_the_default() {
     };
     let (mut app, _) = app(bad, Vec3::ZERO);
     app.update();
-    app.update();
     assert_eq!(
-        app.world().resource::<ActiveTerrainConfig>().config,
+        *app.world().resource::<ActiveTerrainConfig>().config(),
         TerrainConfig::default()
     );
+}
+
+#[test]
+fn a_fixed_config_has_its_sampler_before_the_first_frame() {
+    let config = small_config();
+    let (app, _) = app(config.clone(), Vec3::ZERO);
+    let sampler = app
+        .world()
+        .get_resource::<TerrainSampler>()
+        .expect("a sampler before any update");
+    let tables = perlin_core_tables(config.seed);
+    let expected = TerrainSampler::new(tables, &config).height(12.5, -40.25);
+    assert_eq!(sampler.height(12.5, -40.25), expected);
+}
+
+fn perlin_core_tables(seed: u64) -> std::sync::Arc<bevy_perlin_terrain::perlin_core::NoiseTables> {
+    std::sync::Arc::new(bevy_perlin_terrain::perlin_core::NoiseTables::from_seed(
+        seed,
+    ))
+}
+
+/// Replaces the fixed config in force, as a game (or the fly example's settings panel) does.
+fn switch(app: &mut App, config: TerrainConfig) {
+    *app.world_mut().resource_mut::<TerrainConfigSource>() = TerrainConfigSource::Fixed(config);
+}
+
+#[test]
+fn a_streaming_change_applies_without_rebuilding_chunks_that_keep_their_level() {
+    let config = small_config();
+    let (mut app, _) = app(config.clone(), Vec3::new(0.0, 80.0, 0.0));
+    settle(&mut app);
+    let before = chunks(&mut app);
+    let generation = app.world().resource::<ActiveTerrainConfig>().generation();
+    drain::<ChunkRemeshed>(&mut app);
+    drain::<ChunkSpawned>(&mut app);
+    // A wider view and bigger budgets: only new chunks are built.
+    let wider = TerrainConfig {
+        view_distance: 240.0,
+        max_tasks_in_flight: 16,
+        max_uploads_per_frame: 8,
+        ..config.clone()
+    };
+    switch(&mut app, wider);
+    let mut remeshed = Vec::new();
+    let mut spawned = Vec::new();
+    run_until(&mut app, 3000, |app| {
+        remeshed.extend(drain::<ChunkRemeshed>(app));
+        spawned.extend(drain::<ChunkSpawned>(app));
+        settled(app)
+            && app
+                .world()
+                .resource::<ActiveTerrainConfig>()
+                .config()
+                .view_distance
+                == 240.0
+    })
+    .expect("the wider view settles");
+    let active = app.world().resource::<ActiveTerrainConfig>();
+    assert_eq!(
+        active.generation(),
+        generation,
+        "a streaming change keeps the generation"
+    );
+    assert!(active.last_changes().streaming && !active.last_changes().mesh);
+    assert!(
+        remeshed.is_empty(),
+        "{} chunks were rebuilt",
+        remeshed.len()
+    );
+    assert!(
+        spawned.len() > 20,
+        "the wider view added {} chunks",
+        spawned.len()
+    );
+    // Every chunk from before is still there, the same entity at the same level.
+    let after = chunks(&mut app);
+    for chunk in &before {
+        assert!(after.contains(chunk), "{chunk:?} was rebuilt or lost");
+    }
+    // New level-of-detail distances rebuild only the chunks whose level changes.
+    let before = chunks(&mut app);
+    switch(
+        &mut app,
+        TerrainConfig {
+            view_distance: 240.0,
+            lod_distances: vec![90.0, 150.0],
+            ..config
+        },
+    );
+    let mut remeshed = Vec::new();
+    run_until(&mut app, 3000, |app| {
+        remeshed.extend(drain::<ChunkRemeshed>(app));
+        settled(app)
+            && app
+                .world()
+                .resource::<ActiveTerrainConfig>()
+                .config()
+                .lod_distances[0]
+                == 90.0
+    })
+    .expect("settles");
+    let changed = chunks(&mut app)
+        .iter()
+        .filter(|c| !before.contains(c))
+        .count();
+    assert_eq!(remeshed.len(), changed);
+    assert!(
+        changed > 0 && changed < before.len(),
+        "{changed} of {} changed",
+        before.len()
+    );
+}
+
+#[test]
+fn a_fixed_config_replaced_at_run_time_rebuilds_the_same_entities_and_shares_tables() {
+    let config = small_config();
+    let (mut app, _) = app(config.clone(), Vec3::new(0.0, 80.0, 0.0));
+    settle(&mut app);
+    let before = chunks(&mut app);
+    let tables = app.world().resource::<TerrainTables>().tables().clone();
+    let generation = app.world().resource::<ActiveTerrainConfig>().generation();
+    switch(
+        &mut app,
+        TerrainConfig {
+            height_scale: 300.0,
+            ..config.clone()
+        },
+    );
+    let mut remeshed = 0;
+    run_until(&mut app, 3000, |app| {
+        remeshed += drain::<ChunkRemeshed>(app).len();
+        app.world().resource::<ActiveTerrainConfig>().generation() > generation && settled(app)
+    })
+    .expect("regenerates");
+    assert_eq!(remeshed, before.len(), "every chunk was rebuilt once");
+    let after = chunks(&mut app);
+    assert_eq!(
+        after.iter().map(|(e, _)| *e).collect::<Vec<_>>(),
+        before.iter().map(|(e, _)| *e).collect::<Vec<_>>(),
+        "in place"
+    );
+    // Same seed: the same tables, not a copy.
+    assert!(std::sync::Arc::ptr_eq(
+        app.world().resource::<TerrainTables>().tables(),
+        &tables
+    ));
+    // A new seed builds new ones.
+    switch(&mut app, TerrainConfig { seed: 99, ..config });
+    app.update();
+    app.update();
+    let now = app.world().resource::<TerrainTables>();
+    assert_eq!(now.seed(), 99);
+    assert!(!std::sync::Arc::ptr_eq(now.tables(), &tables));
+    // An invalid replacement is refused and the terrain stays.
+    let generation = app.world().resource::<ActiveTerrainConfig>().generation();
+    switch(
+        &mut app,
+        TerrainConfig {
+            chunk_resolution: 7,
+            ..small_config()
+        },
+    );
+    app.update();
+    app.update();
+    assert_eq!(
+        app.world().resource::<ActiveTerrainConfig>().generation(),
+        generation
+    );
+    assert_eq!(
+        app.world().resource::<ActiveTerrainConfig>().config().seed,
+        99
+    );
+}
+
+#[test]
+fn the_terrain_types_are_registered_for_reflection() {
+    let (app, _) = app(small_config(), Vec3::ZERO);
+    let registry = app.world().resource::<AppTypeRegistry>().read();
+    for name in [
+        "TerrainConfig",
+        "TerrainConfigSource",
+        "ActiveTerrainConfig",
+        "TerrainTables",
+        "TerrainSampler",
+        "ChunkRegistry",
+        "TerrainViewer",
+        "TerrainRoot",
+        "TerrainChunk",
+        "Fbm",
+        "Erosion",
+    ] {
+        assert!(
+            registry.get_with_short_type_path(name).is_some(),
+            "{name} is not registered"
+        );
+    }
+    let _ = config::MAX_VIEW_CHUNKS;
 }

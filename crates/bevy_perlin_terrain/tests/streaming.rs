@@ -1,5 +1,6 @@
-//! Streaming in a headless app: chunks appear, share bit-identical edges, match the sampler,
-//! are freed when the viewer flies away, and never come back from a cancelled task.
+//! Streaming in a headless app: chunks appear under one root, share bit-identical edges, match
+//! the sampler, are freed when the viewer flies away, never come back from a cancelled task,
+//! survive whatever a game despawns, respect the upload budget, and cost nothing while idle.
 
 mod common;
 
@@ -9,9 +10,9 @@ use bevy_perlin_terrain::prelude::*;
 use common::*;
 
 #[test]
-fn chunks_appear_around_a_viewer_within_bounded_frames() {
+fn chunks_appear_around_a_viewer_under_one_root() {
     let (mut app, _) = app(small_config(), Vec3::new(5.0, 80.0, -7.0));
-    let frames = run_until(&mut app, 3000, settled).expect("terrain settles");
+    let frames = settle(&mut app);
     let config = small_config();
     let chunks = chunks(&mut app);
     let area = std::f32::consts::PI * config.view_distance.powi(2) / config.chunk_size.powi(2);
@@ -23,6 +24,19 @@ fn chunks_appear_around_a_viewer_within_bounded_frames() {
     // Full detail under the viewer, coarser further out.
     let lods: Vec<u8> = chunks.iter().map(|(_, c)| c.lod).collect();
     assert!(lods.contains(&0) && lods.contains(&2), "{lods:?}");
+    // Every chunk is a child of the one root, which the registry knows.
+    let registry = app.world().resource::<ChunkRegistry>();
+    let root = registry.root().expect("a root");
+    assert_eq!(registry.loaded_count(), chunks.len());
+    for (entity, chunk) in &chunks {
+        assert_eq!(
+            app.world().get::<ChildOf>(*entity).map(ChildOf::parent),
+            Some(root)
+        );
+        let info = registry.chunk(chunk.coord).expect("registered");
+        assert_eq!((info.entity, info.lod), (*entity, chunk.lod));
+    }
+    assert!(app.world().get::<TerrainRoot>(root).is_some());
     eprintln!("settled after {frames} frames with {} chunks", chunks.len());
 }
 
@@ -33,22 +47,20 @@ fn neighbouring_chunks_share_bit_identical_edges_and_the_sampler_matches_every_v
         ..small_config()
     };
     let (mut app, _) = app(config.clone(), Vec3::new(0.0, 80.0, 0.0));
-    run_until(&mut app, 3000, settled).expect("terrain settles");
+    settle(&mut app);
     let chunks = chunks(&mut app);
     let by_coord: std::collections::HashMap<IVec2, Entity> =
         chunks.iter().map(|(e, c)| (c.coord, *e)).collect();
     let n = config.chunk_resolution as usize;
     let sampler = app.world().resource::<TerrainSampler>().clone();
-    let spacing = config.vertex_spacing(0);
     let mut edges = 0;
     for (&coord, &entity) in &by_coord {
         let (positions, normals) = mesh_of(&app, entity);
-        // Every grid vertex equals the sampler at its world position, bit for bit.
+        // Every grid vertex equals the sampler at its position, bit for bit.
         for j in 0..n {
             for i in 0..n {
                 let k = j * n + i;
-                let x = (coord.x as i64 * (n as i64 - 1) + i as i64) as f64 * spacing;
-                let z = (coord.y as i64 * (n as i64 - 1) + j as i64) as f64 * spacing;
+                let [x, z] = config.vertex_position(coord, 0, i as u32, j as u32);
                 let (h, normal) = sampler.height_and_normal(x, z);
                 assert_eq!(
                     positions[k][1].to_bits(),
@@ -85,9 +97,10 @@ fn neighbouring_chunks_share_bit_identical_edges_and_the_sampler_matches_every_v
 fn flying_far_away_frees_everything_left_behind_and_memory_stays_bounded() {
     let config = small_config();
     let (mut app, viewer) = app(config.clone(), Vec3::new(0.0, 80.0, 0.0));
-    run_until(&mut app, 3000, settled).expect("terrain settles");
+    settle(&mut app);
     let settled_chunks = chunks(&mut app).len();
     let mut most = (0, 0, 0);
+    let mut despawned = 0;
     // 20 km in 400 frames of 50 m, each frame checked.
     for step in 1..=400 {
         app.world_mut()
@@ -96,6 +109,7 @@ fn flying_far_away_frees_everything_left_behind_and_memory_stays_bounded() {
             .translation
             .x = step as f32 * 50.0;
         app.update();
+        despawned += drain::<ChunkDespawned>(&mut app).len();
         let meshes = app.world().resource::<Assets<Mesh>>().len();
         let entities = chunks(&mut app).len();
         let in_flight = app.world().resource::<ChunkRegistry>().tasks_in_flight();
@@ -106,13 +120,15 @@ fn flying_far_away_frees_everything_left_behind_and_memory_stays_bounded() {
         );
         assert!(in_flight <= config.max_tasks_in_flight as usize);
     }
-    run_until(&mut app, 3000, settled).expect("terrain settles at the far end");
+    settle(&mut app);
     let far = chunks(&mut app);
     assert!(
         far.iter()
             .all(|(_, c)| c.coord.x as f32 * config.chunk_size > 19_000.0),
         "a chunk from the start is still there"
     );
+    // Every chunk that left was announced.
+    assert!(despawned >= settled_chunks, "{despawned} despawn messages");
     // Entities and meshes stay within the chunks one position needs (plus the hysteresis ring).
     let bound = settled_chunks * 2;
     assert!(
@@ -137,41 +153,206 @@ fn a_chunk_despawned_while_generating_never_reappears() {
     };
     let (mut app, viewer) = app(config.clone(), Vec3::new(0.0, 80.0, 0.0));
     app.update();
-    app.update();
     let registry = app.world().resource::<ChunkRegistry>();
     let started: Vec<IVec2> = (-3..=3)
         .flat_map(|x| (-3..=3).map(move |z| IVec2::new(x, z)))
         .filter(|c| registry.is_pending(*c))
         .collect();
     assert!(!started.is_empty(), "tasks started near the origin");
-    // Leave before they finish.
+    // Leave before they finish: the next plan cancels them.
     app.world_mut()
         .get_mut::<Transform>(viewer)
         .expect("viewer")
         .translation
         .x = 20_000.0;
-    let mut spawned_near_origin = Vec::new();
-    for _ in 0..600 {
+    drain::<ChunkSpawned>(&mut app);
+    app.update();
+    let registry = app.world().resource::<ChunkRegistry>();
+    for coord in &started {
+        assert!(!registry.is_pending(*coord), "{coord} still being built");
+    }
+    // From here on, not one of them may be uploaded.
+    for _ in 0..300 {
         app.update();
-        let mut messages = app.world_mut().resource_mut::<Messages<ChunkSpawned>>();
-        spawned_near_origin.extend(
-            messages
-                .drain()
-                .filter(|m| m.coord.x.abs() < 20)
-                .map(|m| m.coord),
-        );
+        let near: Vec<IVec2> = drain::<ChunkSpawned>(&mut app)
+            .iter()
+            .map(|m| m.coord)
+            .filter(|c| c.x.abs() < 20)
+            .collect();
+        assert!(near.is_empty(), "cancelled chunks were spawned: {near:?}");
         std::thread::sleep(std::time::Duration::from_millis(1));
     }
+    assert!(chunks(&mut app).iter().all(|(_, c)| c.coord.x > 100));
+}
+
+#[test]
+fn chunks_the_game_despawns_come_back_without_a_panic() {
+    let config = small_config();
+    let (mut app, viewer) = app(config.clone(), Vec3::new(0.0, 80.0, 0.0));
+    settle(&mut app);
+    let before = chunks(&mut app).len();
+    // Despawn every third chunk while the viewer moves, as a level reset might.
+    for step in 0..40 {
+        app.world_mut()
+            .get_mut::<Transform>(viewer)
+            .expect("viewer")
+            .translation
+            .x = step as f32 * 7.0;
+        if step % 10 == 0 {
+            for (entity, _) in chunks(&mut app).into_iter().step_by(3) {
+                app.world_mut().despawn(entity);
+            }
+        }
+        app.update();
+    }
+    settle(&mut app);
+    // The registry is in step with the world, and the terrain is whole again.
+    let after = chunks(&mut app);
     let registry = app.world().resource::<ChunkRegistry>();
-    for coord in started {
-        assert!(
-            registry.chunk(coord).is_none() && !registry.is_pending(coord),
-            "{coord} came back"
+    assert_eq!(registry.loaded_count(), after.len());
+    for (entity, chunk) in &after {
+        assert_eq!(registry.chunk(chunk.coord).map(|i| i.entity), Some(*entity));
+    }
+    assert!(
+        after.len() + 10 >= before,
+        "{} chunks, {before} before",
+        after.len()
+    );
+}
+
+#[test]
+fn a_despawned_root_takes_its_chunks_and_the_terrain_comes_back() {
+    let (mut app, _) = app(small_config(), Vec3::new(0.0, 80.0, 0.0));
+    settle(&mut app);
+    let before = chunks(&mut app).len();
+    let root = app
+        .world()
+        .resource::<ChunkRegistry>()
+        .root()
+        .expect("a root");
+    app.world_mut().despawn(root);
+    assert!(chunks(&mut app).is_empty(), "the chunks went with the root");
+    assert_eq!(app.world().resource::<ChunkRegistry>().loaded_count(), 0);
+    let frames = settle(&mut app);
+    let new_root = app
+        .world()
+        .resource::<ChunkRegistry>()
+        .root()
+        .expect("a new root");
+    assert_ne!(new_root, root);
+    let after = chunks(&mut app);
+    assert_eq!(after.len(), before);
+    for (entity, _) in &after {
+        assert_eq!(
+            app.world().get::<ChildOf>(*entity).map(ChildOf::parent),
+            Some(new_root)
         );
     }
-    // Anything that did land near the origin before the viewer's move is gone again.
-    assert!(
-        chunks(&mut app).iter().all(|(_, c)| c.coord.x > 100),
-        "{spawned_near_origin:?}"
+    eprintln!("the terrain came back in {frames} frames");
+}
+
+#[test]
+fn uploads_stay_within_the_per_frame_budget_and_lod_changes_remesh() {
+    let config = TerrainConfig {
+        max_uploads_per_frame: 2,
+        max_tasks_in_flight: 32,
+        ..small_config()
+    };
+    let (mut app, viewer) = app(config.clone(), Vec3::new(0.0, 80.0, 0.0));
+    let mut frames_with_uploads = 0;
+    run_until(&mut app, 3000, |app| {
+        let uploads = drain::<ChunkSpawned>(app).len() + drain::<ChunkRemeshed>(app).len();
+        assert!(uploads <= 2, "{uploads} uploads in one frame");
+        frames_with_uploads += usize::from(uploads > 0);
+        settled(app)
+    })
+    .expect("settles");
+    assert!(frames_with_uploads > 10);
+    // A move of two chunks changes some levels of detail: those chunks are remeshed in place,
+    // not respawned, and their messages name them.
+    let before: std::collections::HashMap<IVec2, (Entity, u8)> = chunks(&mut app)
+        .into_iter()
+        .map(|(e, c)| (c.coord, (e, c.lod)))
+        .collect();
+    app.world_mut()
+        .get_mut::<Transform>(viewer)
+        .expect("viewer")
+        .translation
+        .x = 2.0 * config.chunk_size;
+    let mut remeshed = Vec::new();
+    run_until(&mut app, 3000, |app| {
+        remeshed.extend(drain::<ChunkRemeshed>(app));
+        settled(app)
+    })
+    .expect("settles");
+    assert!(!remeshed.is_empty(), "no level of detail changed");
+    for m in &remeshed {
+        let (entity, old_lod) = before[&m.coord];
+        assert_eq!(m.entity, entity, "remeshed in place");
+        assert_ne!(m.lod, old_lod);
+    }
+}
+
+#[test]
+fn an_idle_terrain_does_not_plan() {
+    let (mut app, viewer) = app(small_config(), Vec3::new(0.0, 80.0, 0.0));
+    settle(&mut app);
+    // Neither system touches the registry while nothing changes.
+    let tick = app.world().resource_ref::<ChunkRegistry>().last_changed();
+    for _ in 0..50 {
+        app.update();
+    }
+    assert_eq!(
+        app.world().resource_ref::<ChunkRegistry>().last_changed(),
+        tick
     );
+    // A small move (within a quarter chunk) does not replan either; a longer one does.
+    app.world_mut()
+        .get_mut::<Transform>(viewer)
+        .expect("viewer")
+        .translation
+        .x += 3.0;
+    app.update();
+    assert_eq!(
+        app.world().resource_ref::<ChunkRegistry>().last_changed(),
+        tick
+    );
+    app.world_mut()
+        .get_mut::<Transform>(viewer)
+        .expect("viewer")
+        .translation
+        .x += 10.0;
+    app.update();
+    assert_ne!(
+        app.world().resource_ref::<ChunkRegistry>().last_changed(),
+        tick
+    );
+}
+
+#[test]
+fn without_viewers_the_terrain_empties_and_two_viewers_pull_two_areas() {
+    let (mut app, viewer) = app(small_config(), Vec3::new(0.0, 80.0, 0.0));
+    settle(&mut app);
+    let one = chunks(&mut app).len();
+    app.world_mut()
+        .spawn((TerrainViewer, Transform::from_xyz(5000.0, 0.0, 0.0)));
+    settle(&mut app);
+    let two = chunks(&mut app);
+    assert!(
+        two.len() > one * 2 - 4,
+        "{} chunks for two viewers, {one} for one",
+        two.len()
+    );
+    assert!(two.iter().any(|(_, c)| c.coord.x > 100) && two.iter().any(|(_, c)| c.coord.x < 10));
+    // No viewer at all: nothing is kept.
+    let mut viewers = app
+        .world_mut()
+        .query_filtered::<Entity, With<TerrainViewer>>();
+    let all: Vec<Entity> = viewers.iter(app.world()).collect();
+    for v in all {
+        app.world_mut().despawn(v);
+    }
+    let _ = viewer;
+    settle(&mut app);
+    assert!(chunks(&mut app).is_empty());
 }

@@ -2,34 +2,29 @@
 
 use super::{ChunkCoord, ColourRamp};
 use crate::config::TerrainConfig;
-use crate::heights::with_thread_samples;
+use crate::ground::with_thread_samples;
 use bevy::asset::RenderAssetUsages;
 use bevy::mesh::{Indices, Mesh, PrimitiveTopology};
 use perlin_core::{Fbm, GridSpec, NoiseTables};
 use std::sync::Arc;
 
 /// Everything a task needs to build one chunk: plain data, cheap to clone (the tables are
-/// shared).
+/// shared). Build one with [`ChunkJob::new`].
 #[derive(Clone, Debug)]
 pub struct ChunkJob {
-    /// Shared seeded tables.
-    pub tables: Arc<NoiseTables>,
-    /// The fractal noise.
-    pub noise: Fbm,
+    tables: Arc<NoiseTables>,
+    noise: Fbm,
     /// Metres per unit of noise.
-    pub height_scale: f32,
+    height_scale: f32,
     /// Quads per chunk side at this level of detail.
-    pub quads: u32,
+    quads: u32,
     /// Metres between vertices at this level of detail.
-    pub spacing: f64,
-    /// Skirt depth in metres.
-    pub skirt_depth: f32,
+    spacing: f64,
+    skirt_depth: f32,
     /// Vertex colours by height above the sea and slope.
-    pub ramp: ColourRamp,
-    /// Which chunk.
-    pub coord: ChunkCoord,
-    /// Level of detail.
-    pub lod: u8,
+    ramp: ColourRamp,
+    coord: ChunkCoord,
+    lod: u8,
 }
 
 impl ChunkJob {
@@ -53,8 +48,29 @@ impl ChunkJob {
         }
     }
 
+    /// Which chunk.
+    pub fn coord(&self) -> ChunkCoord {
+        self.coord
+    }
+
+    /// Its level of detail.
+    pub fn lod(&self) -> u8 {
+        self.lod
+    }
+
+    /// Metres between its vertices.
+    pub fn spacing(&self) -> f64 {
+        self.spacing
+    }
+
+    /// Depth of its skirts in metres.
+    pub fn skirt_depth(&self) -> f32 {
+        self.skirt_depth
+    }
+
     /// The grid of this chunk's vertices: global sample indices `coord · quads + (0..=quads)`,
-    /// so neighbours compute their shared edge from the same integers.
+    /// so neighbours compute their shared edge from the same integers (the positions of
+    /// [`TerrainConfig::vertex_position`]).
     pub fn grid(&self) -> GridSpec {
         let q = self.quads as i64;
         let n = self.quads as usize + 1;
@@ -101,11 +117,12 @@ impl ChunkMeshData {
         self.positions.is_empty() || self.indices.is_empty()
     }
 
-    /// The Bevy mesh. `RENDER_WORLD | MAIN_WORLD` keeps the buffers readable in the app.
+    /// The Bevy mesh, with `RenderAssetUsages::MAIN_WORLD | RENDER_WORLD`: the buffers stay
+    /// readable in the app (for physics, scattering and tests).
     pub fn into_mesh(self) -> Mesh {
         Mesh::new(
             PrimitiveTopology::TriangleList,
-            RenderAssetUsages::default(),
+            RenderAssetUsages::MAIN_WORLD | RenderAssetUsages::RENDER_WORLD,
         )
         .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, self.positions)
         .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, self.normals)
@@ -121,8 +138,8 @@ impl ChunkMeshData {
 pub fn build_chunk_mesh(job: &ChunkJob) -> ChunkMeshData {
     let n = job.quads as usize + 1;
     with_thread_samples(|samples| {
-        samples.fill(&job.tables, &job.noise, job.height_scale, &job.grid());
-        if samples.len() != n * n || n < 2 {
+        let filled = samples.fill(&job.tables, &job.noise, job.height_scale, &job.grid());
+        if filled.is_err() || samples.len() != n * n || n < 2 {
             return ChunkMeshData::default();
         }
         let vertices = n * n + 4 * n;

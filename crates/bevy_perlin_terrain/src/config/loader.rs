@@ -8,7 +8,7 @@ use bevy::reflect::TypePath;
 
 /// Loads [`TerrainConfig`] assets from `.terrain.ron` files.
 #[derive(Default, TypePath)]
-pub struct TerrainConfigLoader;
+pub(crate) struct TerrainConfigLoader;
 
 /// Why a `.terrain.ron` file did not become a [`TerrainConfig`].
 #[derive(Debug, thiserror::Error)]
@@ -46,7 +46,7 @@ pub enum TerrainConfigLoadError {
 }
 
 /// Parses and validates a config; `path` only labels the errors. The loader's whole work,
-/// callable without an `App`.
+/// callable without an `App` (tools, tests): never panics, whatever the bytes.
 pub fn parse_config(path: &str, bytes: &[u8]) -> Result<TerrainConfig, TerrainConfigLoadError> {
     let parse_error =
         |line, column, field: String, message: String| TerrainConfigLoadError::Parse {

@@ -1,17 +1,23 @@
-//! `TerrainConfig`: everything that shapes the terrain, as a Bevy asset loaded from
-//! `.terrain.ron` files (or built in code), with validation that names the bad field.
+//! [`TerrainConfig`]: everything that shapes the terrain and how it streams, as a Bevy asset
+//! loaded from `.terrain.ron` files (or built in code), with validation that names the bad field
+//! and bounds the work a config can ask for.
+//!
+//! [`parse_config`] is the loader's whole work without an `App`, for tools.
 
 mod loader;
-mod plugin;
+mod source;
 mod validate;
 
-pub use loader::{TerrainConfigLoadError, TerrainConfigLoader, parse_config};
-pub(crate) use plugin::checked;
-pub use plugin::{ActiveTerrainConfig, TerrainConfigPlugin, TerrainConfigSource, TerrainTables};
-pub use validate::ConfigError;
+pub(crate) use loader::TerrainConfigLoader;
+pub use loader::{TerrainConfigLoadError, parse_config};
+pub(crate) use source::TerrainConfigPlugin;
+pub use source::TerrainConfigSource;
+pub use validate::{
+    ConfigError, MAX_IN_FLIGHT_BYTES, MAX_MESH_BYTES, MAX_UPLOAD_BYTES, MAX_VIEW_CHUNKS,
+};
 
 use bevy::asset::Asset;
-use bevy::reflect::TypePath;
+use bevy::prelude::*;
 use perlin_core::Fbm;
 use serde::{Deserialize, Serialize};
 
@@ -26,7 +32,18 @@ use serde::{Deserialize, Serialize};
 ///     height_scale: 220.0,
 /// )
 /// ```
-#[derive(Asset, TypePath, Clone, Debug, PartialEq, Serialize, Deserialize)]
+///
+/// The fields fall in two groups, and a change applies accordingly:
+/// - **what shapes the mesh**: `seed`, `noise`, `height_scale`, `chunk_size`,
+///   `chunk_resolution`, `skirt_depth` (and `colours`, `sea_level` when the mesh carries vertex
+///   colours): changing one rebuilds every chunk (a new [`ActiveTerrainConfig::generation`]);
+/// - **how it streams**: `view_distance`, `lod_distances`, `max_tasks_in_flight`,
+///   `max_uploads_per_frame`: changing one applies at once, and only chunks whose level of
+///   detail changes are rebuilt.
+///
+/// [`ActiveTerrainConfig::generation`]: crate::ActiveTerrainConfig::generation
+#[derive(Asset, Reflect, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[reflect(Default, Debug, Clone, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct TerrainConfig {
     /// Seed of the permutation and gradient tables. Changing it rebuilds the tables.
@@ -54,7 +71,7 @@ pub struct TerrainConfig {
     /// Depth in metres of the skirts hung from chunk edges to hide cracks between levels of
     /// detail; `None` picks 5% of `height_scale` plus two vertex spacings.
     pub skirt_depth: Option<f32>,
-    /// Vertex colours by height and slope.
+    /// Ground colours by height and slope.
     pub colours: TerrainColours,
 }
 
@@ -81,8 +98,9 @@ impl Default for TerrainConfig {
     }
 }
 
-/// A colour for the vertices up to a height.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// A colour for the ground up to a height.
+#[derive(Reflect, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[reflect(Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct HeightBand {
     /// The band covers heights up to this many metres above `sea_level`.
@@ -98,9 +116,10 @@ impl HeightBand {
     }
 }
 
-/// How vertices are coloured: bands by height above sea level, and a rock colour where the
+/// How the ground is coloured: bands by height above sea level, and a rock colour where the
 /// ground is steep.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Reflect, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[reflect(Default, Debug, Clone, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct TerrainColours {
     /// Sea bed, below `sea_level`.
@@ -118,7 +137,7 @@ pub struct TerrainColours {
 
 impl Default for TerrainColours {
     fn default() -> Self {
-        // Linear RGB (vertex colours are linear): sand, grass, heath, snow, rock.
+        // Linear RGB: sand, grass, heath, snow, rock.
         Self {
             sea_bed: [0.171, 0.133, 0.073],
             bands: vec![
@@ -134,15 +153,78 @@ impl Default for TerrainColours {
     }
 }
 
+/// Which groups of a config differ between two configs (see [`TerrainConfig`]).
+#[derive(Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[reflect(Default, Debug, Clone, PartialEq)]
+pub struct ConfigChanges {
+    /// What shapes the mesh: seed, noise, heights, chunk geometry, skirts.
+    pub mesh: bool,
+    /// The ground's colours and the sea level.
+    pub look: bool,
+    /// View distance, levels of detail, budgets.
+    pub streaming: bool,
+}
+
+impl ConfigChanges {
+    /// Whether anything differs.
+    pub fn any(self) -> bool {
+        self.mesh || self.look || self.streaming
+    }
+}
+
 impl TerrainConfig {
-    /// Vertices per chunk side at `lod`: `(chunk_resolution − 1) / 2^lod + 1`.
-    pub fn resolution_at(&self, lod: u8) -> u32 {
-        ((self.chunk_resolution - 1) >> lod.min(31)).max(1) + 1
+    /// Which groups of fields differ from `old`. Every field is named here, so a new field must
+    /// be put in a group before the crate compiles.
+    pub fn changes_from(&self, old: &TerrainConfig) -> ConfigChanges {
+        let TerrainConfig {
+            seed,
+            noise,
+            height_scale,
+            chunk_size,
+            chunk_resolution,
+            view_distance,
+            lod_distances,
+            max_tasks_in_flight,
+            max_uploads_per_frame,
+            sea_level,
+            skirt_depth,
+            colours,
+        } = self;
+        ConfigChanges {
+            mesh: *seed != old.seed
+                || *noise != old.noise
+                || *height_scale != old.height_scale
+                || *chunk_size != old.chunk_size
+                || *chunk_resolution != old.chunk_resolution
+                || *skirt_depth != old.skirt_depth,
+            look: *colours != old.colours || *sea_level != old.sea_level,
+            streaming: *view_distance != old.view_distance
+                || *lod_distances != old.lod_distances
+                || *max_tasks_in_flight != old.max_tasks_in_flight
+                || *max_uploads_per_frame != old.max_uploads_per_frame,
+        }
     }
 
-    /// Metres between neighbouring vertices at `lod`.
+    /// Vertices per chunk side at `lod`: `(chunk_resolution − 1) / 2^lod + 1`, at least 2.
+    pub fn resolution_at(&self, lod: u8) -> u32 {
+        (self.chunk_resolution.saturating_sub(1) >> lod.min(31)).max(1) + 1
+    }
+
+    /// Metres between neighbouring vertices at `lod`: `chunk_size / (resolution_at(lod) − 1)`.
     pub fn vertex_spacing(&self, lod: u8) -> f64 {
-        self.chunk_size as f64 / (self.chunk_resolution - 1) as f64 * (1u64 << lod.min(31)) as f64
+        self.chunk_size as f64 / (self.resolution_at(lod) - 1) as f64
+    }
+
+    /// The world position (`x`, `z`) of vertex `(i, j)` of chunk `coord` at `lod`: global sample
+    /// indices `coord · quads + (i, j)` times the vertex spacing, so neighbouring chunks compute
+    /// their shared edge from the same integers.
+    pub fn vertex_position(&self, coord: IVec2, lod: u8, i: u32, j: u32) -> [f64; 2] {
+        let quads = (self.resolution_at(lod) - 1) as i64;
+        let spacing = self.vertex_spacing(lod);
+        [
+            (coord.x as i64 * quads + i as i64) as f64 * spacing,
+            (coord.y as i64 * quads + j as i64) as f64 * spacing,
+        ]
     }
 
     /// The coarsest level of detail, `lod_distances.len()`.

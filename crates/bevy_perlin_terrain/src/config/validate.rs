@@ -1,65 +1,67 @@
 //! `TerrainConfig::validate`: every out-of-range value is reported with its field's path in the
-//! RON file and the allowed range.
+//! RON file and the allowed range, and so is every config that would ask for more work than a
+//! frame or the memory can hold.
 
 use super::TerrainConfig;
-use std::fmt;
+use perlin_core::FieldError;
 
-/// A field of a [`TerrainConfig`] outside its allowed range.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ConfigError {
-    /// The field's path as written in the file, e.g. `chunk_resolution` or `noise.octaves`.
-    pub field: String,
-    /// The offending value, printed.
-    pub value: String,
-    /// The allowed range, in words.
-    pub allowed: String,
+/// A field of a [`TerrainConfig`] outside its allowed range: the same error as
+/// [`perlin_core::Fbm::validate`]'s, with the field's full path (`noise.octaves`).
+pub type ConfigError = FieldError;
+
+/// The most chunks a config may keep in view around one viewer (about π · (view_distance /
+/// chunk_size + 1)²). The planner looks at each of them when a viewer moves to another chunk.
+pub const MAX_VIEW_CHUNKS: usize = 16_384;
+
+/// The most memory the chunk meshes around one viewer may take, in bytes (2 GiB): each chunk
+/// at the level of detail its distance gives, vertices (48 bytes) and indices.
+pub const MAX_MESH_BYTES: u64 = 2 << 30;
+
+/// The most memory chunk meshes being built at once may hold, in bytes (512 MiB): a full-detail
+/// chunk per task in flight.
+pub const MAX_IN_FLIGHT_BYTES: u64 = 512 << 20;
+
+/// The most bytes of mesh turned into entities in one frame (64 MiB): a full-detail chunk per
+/// upload.
+pub const MAX_UPLOAD_BYTES: u64 = 64 << 20;
+
+/// Bytes of a chunk mesh of `n × n` vertices with skirts: 48 per vertex, and 2 or 4 per index.
+pub(crate) fn chunk_mesh_bytes(n: u64) -> u64 {
+    let vertices = n * n + 4 * n;
+    let indices = 6 * (n - 1) * (n - 1) + 48 * (n - 1);
+    let index_bytes = if vertices <= u16::MAX as u64 { 2 } else { 4 };
+    vertices * 48 + indices * index_bytes
 }
 
-impl fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "`{}` is {}, allowed: {}",
-            self.field, self.value, self.allowed
-        )
-    }
-}
-
-impl std::error::Error for ConfigError {}
-
-fn error(field: &str, value: impl fmt::Display, allowed: &str) -> ConfigError {
-    ConfigError {
-        field: field.to_owned(),
-        value: value.to_string(),
-        allowed: allowed.to_owned(),
-    }
-}
-
-/// `Ok` when `value` is finite and within `low..=high`.
 fn range(field: &str, value: f32, low: f32, high: f32, allowed: &str) -> Result<(), ConfigError> {
-    if value.is_finite() && value >= low && value <= high {
-        Ok(())
-    } else {
-        Err(error(field, value, allowed))
-    }
+    FieldError::require(
+        value.is_finite() && value >= low && value <= high,
+        field,
+        value,
+        allowed,
+    )
 }
 
 fn colour(field: &str, c: [f32; 3]) -> Result<(), ConfigError> {
-    if c.iter().all(|v| v.is_finite() && (0.0..=1.0).contains(v)) {
-        Ok(())
-    } else {
-        Err(error(field, format!("{c:?}"), "three numbers from 0 to 1"))
-    }
+    FieldError::require(
+        c.iter().all(|v| v.is_finite() && (0.0..=1.0).contains(v)),
+        field,
+        format!("{c:?}"),
+        "three numbers from 0 to 1",
+    )
+}
+
+/// `2^k` for the human-readable limit messages.
+fn mib(bytes: u64) -> String {
+    format!("{} MiB", bytes >> 20)
 }
 
 impl TerrainConfig {
-    /// Returns the first field that makes no sense, with its allowed range.
+    /// Returns the first field that makes no sense, with its allowed range; then the first limit
+    /// the config would break ([`MAX_VIEW_CHUNKS`], [`MAX_MESH_BYTES`], [`MAX_IN_FLIGHT_BYTES`],
+    /// [`MAX_UPLOAD_BYTES`]), naming the field to change and the bound.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        self.noise.validate().map_err(|e| ConfigError {
-            field: format!("noise.{}", e.field),
-            value: e.value,
-            allowed: e.allowed.to_owned(),
-        })?;
+        self.noise.validate().map_err(|e| e.within("noise"))?;
         range(
             "height_scale",
             self.height_scale,
@@ -75,13 +77,12 @@ impl TerrainConfig {
             "finite, 0.5 to 100000",
         )?;
         let k = self.chunk_resolution.wrapping_sub(1);
-        if !(k.is_power_of_two() && (4..=1024).contains(&k)) {
-            return Err(error(
-                "chunk_resolution",
-                self.chunk_resolution,
-                "2^k + 1 for k from 2 to 10 (5, 9, 17, 33, 65, 129, 257, 513, 1025)",
-            ));
-        }
+        FieldError::require(
+            k.is_power_of_two() && (4..=1024).contains(&k),
+            "chunk_resolution",
+            self.chunk_resolution,
+            "2^k + 1 for k from 2 to 10 (5, 9, 17, 33, 65, 129, 257, 513, 1025)",
+        )?;
         range(
             "view_distance",
             self.view_distance,
@@ -91,29 +92,25 @@ impl TerrainConfig {
         )?;
         let mut previous = 0.0;
         for (i, &d) in self.lod_distances.iter().enumerate() {
-            if !(d.is_finite() && d > previous) {
-                return Err(error(
-                    &format!("lod_distances[{i}]"),
-                    d,
-                    "finite, positive and increasing",
-                ));
-            }
+            FieldError::require(
+                d.is_finite() && d > previous,
+                &format!("lod_distances[{i}]"),
+                d,
+                "finite, positive and increasing",
+            )?;
             previous = d;
         }
-        if self.lod_distances.len() as u32 >= k.trailing_zeros() {
-            return Err(error(
-                "lod_distances",
-                self.lod_distances.len(),
-                "fewer entries than k in chunk_resolution = 2^k + 1 (every level keeps at least 2 quads per side)",
-            ));
-        }
+        FieldError::require(
+            (self.lod_distances.len() as u32) < k.trailing_zeros(),
+            "lod_distances",
+            self.lod_distances.len(),
+            "fewer entries than k in chunk_resolution = 2^k + 1 (every level keeps at least 2 quads per side)",
+        )?;
         for (field, v) in [
             ("max_tasks_in_flight", self.max_tasks_in_flight),
             ("max_uploads_per_frame", self.max_uploads_per_frame),
         ] {
-            if !(1..=256).contains(&v) {
-                return Err(error(field, v, "1 to 256"));
-            }
+            FieldError::require((1..=256).contains(&v), field, v, "1 to 256")?;
         }
         range(
             "sea_level",
@@ -138,16 +135,88 @@ impl TerrainConfig {
         )?;
         let mut previous = f32::NEG_INFINITY;
         for (i, band) in c.bands.iter().enumerate() {
-            if !(band.up_to.is_finite() && band.up_to > previous) {
-                return Err(error(
-                    &format!("colours.bands[{i}].up_to"),
-                    band.up_to,
-                    "finite and increasing",
-                ));
-            }
+            FieldError::require(
+                band.up_to.is_finite() && band.up_to > previous,
+                &format!("colours.bands[{i}].up_to"),
+                band.up_to,
+                "finite and increasing",
+            )?;
             previous = band.up_to;
             colour(&format!("colours.bands[{i}].colour"), band.colour)?;
         }
-        Ok(())
+        self.validate_limits()
+    }
+
+    /// The bounds on the work a config asks for (see [`TerrainConfig::validate`]).
+    fn validate_limits(&self) -> Result<(), ConfigError> {
+        let reach = self.view_distance as f64 / self.chunk_size as f64 + 1.0;
+        let in_view = std::f64::consts::PI * reach * reach;
+        if in_view > MAX_VIEW_CHUNKS as f64 {
+            let most = self.chunk_size as f64
+                * ((MAX_VIEW_CHUNKS as f64 / std::f64::consts::PI).sqrt() - 1.0);
+            return Err(FieldError::new(
+                "view_distance",
+                self.view_distance,
+                format!(
+                    "at most {MAX_VIEW_CHUNKS} chunks in view (about {in_view:.0} here): view_distance up to {most:.0} for chunk_size {}",
+                    self.chunk_size
+                ),
+            ));
+        }
+        // The meshes in view: every ring of chunks at its level of detail.
+        let area = |r: f64| std::f64::consts::PI * r * r;
+        let chunk_area = (self.chunk_size as f64).powi(2);
+        let mut inner = 0.0;
+        let mut bytes = 0.0;
+        for lod in 0..=self.max_lod() {
+            let outer = self
+                .lod_distances
+                .get(lod as usize)
+                .map_or(self.view_distance as f64, |&d| {
+                    (d as f64).min(self.view_distance as f64)
+                });
+            let ring = (area(outer + self.chunk_size as f64) - area(inner)).max(0.0) / chunk_area;
+            bytes += ring * chunk_mesh_bytes(self.resolution_at(lod) as u64) as f64;
+            inner = outer;
+            if outer >= self.view_distance as f64 {
+                break;
+            }
+        }
+        if bytes > MAX_MESH_BYTES as f64 {
+            return Err(FieldError::new(
+                "view_distance",
+                self.view_distance,
+                format!(
+                    "meshes in view of at most {} (about {} MiB here at chunk_resolution {} and these lod_distances): shorten view_distance, add lod_distances or lower chunk_resolution",
+                    mib(MAX_MESH_BYTES),
+                    (bytes / (1u64 << 20) as f64) as u64,
+                    self.chunk_resolution
+                ),
+            ));
+        }
+        let chunk = chunk_mesh_bytes(self.chunk_resolution as u64);
+        let tasks = (MAX_IN_FLIGHT_BYTES / chunk).max(1);
+        FieldError::require(
+            self.max_tasks_in_flight as u64 <= tasks,
+            "max_tasks_in_flight",
+            self.max_tasks_in_flight,
+            &format!(
+                "at most {tasks} at chunk_resolution {} (each full-detail chunk being built holds {} KiB; in flight at most {})",
+                self.chunk_resolution,
+                chunk >> 10,
+                mib(MAX_IN_FLIGHT_BYTES)
+            ),
+        )?;
+        let uploads = (MAX_UPLOAD_BYTES / chunk).max(1);
+        FieldError::require(
+            self.max_uploads_per_frame as u64 <= uploads,
+            "max_uploads_per_frame",
+            self.max_uploads_per_frame,
+            &format!(
+                "at most {uploads} at chunk_resolution {} (at most {} of meshes per frame)",
+                self.chunk_resolution,
+                mib(MAX_UPLOAD_BYTES)
+            ),
+        )
     }
 }

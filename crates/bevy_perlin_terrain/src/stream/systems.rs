@@ -1,19 +1,36 @@
-//! The streaming systems: plan (unload, cancel, schedule) and upload.
+//! The streaming systems: plan (root, unload, cancel, schedule) and upload.
 
-use super::plan::{chunks_within, lod_with_hysteresis, nearest_distance};
+use super::plan::{nearest_distance, wanted_chunks};
 use super::{
-    ChunkDespawned, ChunkRegistry, ChunkRemeshed, ChunkSpawned, Loaded, Pending, TerrainViewer,
+    ChunkDespawned, ChunkRegistry, ChunkRemeshed, ChunkSpawned, Loaded, Pending, TerrainRoot,
+    TerrainViewer,
 };
-use crate::chunk::{ChunkJob, TerrainChunk, build_chunk_mesh};
-use crate::config::{ActiveTerrainConfig, TerrainTables};
+use crate::chunk::{ChunkCoord, ChunkJob, TerrainChunk, build_chunk_mesh};
+use crate::state::{ActiveTerrainConfig, TerrainTables};
+use bevy::math::Affine3A;
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, futures::check_ready};
 
-/// Unloads chunks out of range, cancels tasks nobody needs any more, and starts tasks for the
-/// missing or outdated chunks nearest the viewers, within `max_tasks_in_flight`.
+/// The terrain's root entity: `Transform`, and `Visibility` where the app can render.
+fn root_bundle() -> impl Bundle {
+    (
+        TerrainRoot,
+        Name::new("terrain"),
+        Transform::default(),
+        #[cfg(feature = "render")]
+        Visibility::default(),
+    )
+}
+
+/// Plans the terrain when something it depends on changed: a viewer moved a quarter of a chunk
+/// (or came or went), the config changed, a chunk or the root was despawned, or a task slot
+/// freed up for a chunk that was waiting. Then it unloads chunks out of range, cancels tasks
+/// nobody needs, and starts tasks for the missing or outdated chunks nearest the viewers, within
+/// `max_tasks_in_flight`. Otherwise it returns at once: an idle terrain costs (almost) nothing.
 pub(super) fn plan_chunks(
     mut commands: Commands,
-    viewers: Query<&GlobalTransform, With<TerrainViewer>>,
+    viewers: Query<(&Transform, &GlobalTransform, Has<ChildOf>), With<TerrainViewer>>,
+    roots: Query<(&Transform, &GlobalTransform, Has<ChildOf>), With<TerrainRoot>>,
     active: Option<Res<ActiveTerrainConfig>>,
     tables: Option<Res<TerrainTables>>,
     mut registry: ResMut<ChunkRegistry>,
@@ -22,16 +39,54 @@ pub(super) fn plan_chunks(
     let (Some(active), Some(tables)) = (active, tables) else {
         return;
     };
-    let config = &active.config;
+    let config = active.config();
     let size = config.chunk_size;
-    let viewers: Vec<Vec3> = viewers.iter().map(GlobalTransform::translation).collect();
+    // Viewers in the terrain's own space. An entity without a parent is where its `Transform`
+    // says now; `GlobalTransform` would lag a frame behind a move made this frame.
+    let current = |(local, global, parented): (&Transform, &GlobalTransform, bool)| {
+        if parented {
+            global.affine()
+        } else {
+            local.compute_affine()
+        }
+    };
+    let root_space = registry
+        .root
+        .and_then(|root| roots.get(root).ok())
+        .map_or(Affine3A::IDENTITY, |root| current(root).inverse());
+    let positions: Vec<Vec3> = viewers
+        .iter()
+        .map(|v| root_space.transform_point3(current(v).translation.into()))
+        .collect();
+    let plan = &registry.plan;
+    let moved = positions.len() != plan.viewers.len()
+        || positions
+            .iter()
+            .zip(&plan.viewers)
+            .any(|(a, b)| a.distance_squared(*b) > (size * 0.25).powi(2) || !a.is_finite());
+    let changed = active.is_changed() || plan.generation != active.generation();
+    if plan.planned && !plan.dirty && !moved && !changed && registry.root.is_some() {
+        return;
+    }
+    let registry = &mut *registry;
+    registry.plan.planned = true;
+    registry.plan.dirty = false;
+    registry.plan.viewers = positions.clone();
+    registry.plan.generation = active.generation();
+    if registry.root.is_none() {
+        let root = commands.spawn(root_bundle()).id();
+        registry.root = Some(root);
+        // Chunks left from an earlier root (spawned in the frame it went) join the new one.
+        for loaded in registry.loaded.values() {
+            commands.entity(loaded.entity).try_insert(ChildOf(root));
+        }
+    }
     // Chunks stay until a chunk's width beyond the view distance: no flicker at the edge.
     let keep = config.view_distance + size;
-    let registry = &mut *registry;
     registry.loaded.retain(|&coord, chunk| {
-        let stays = nearest_distance(&viewers, coord, size) <= keep;
+        let stays = nearest_distance(&positions, coord, size) <= keep;
         if !stays {
-            commands.entity(chunk.entity).despawn();
+            commands.entity(chunk.entity).try_despawn();
             despawned.write(ChunkDespawned {
                 entity: chunk.entity,
                 coord,
@@ -40,45 +95,62 @@ pub(super) fn plan_chunks(
         stays
     });
     // Dropping a task cancels it; its chunk is planned again below if still wanted.
+    let generation = active.generation();
     registry.pending.retain(|&coord, task| {
-        task.generation == active.generation && nearest_distance(&viewers, coord, size) <= keep
+        task.generation == generation && nearest_distance(&positions, coord, size) <= keep
+    });
+    let loaded = &registry.loaded;
+    registry.wanted = wanted_chunks(&positions, config, |coord| {
+        loaded.get(&coord).map(|chunk| chunk.lod)
     });
 
-    let margin = size * 0.5;
-    let mut jobs: Vec<(bool, f32, IVec2, u8)> = Vec::new();
-    for (coord, want) in chunks_within(&viewers, config, config.view_distance) {
-        let (lod, on_screen) = match registry.loaded.get(&coord) {
-            Some(chunk) => {
-                let lod = lod_with_hysteresis(config, chunk.lod, want.distance, margin);
-                if chunk.lod == lod && chunk.generation == active.generation {
-                    continue;
-                }
-                (lod, true)
-            }
-            None => (want.lod, false),
+    /// A chunk to build: whether its place on screen is empty (those go first), its distance,
+    /// which chunk and at which level of detail.
+    struct Job {
+        on_screen: bool,
+        distance: f32,
+        coord: ChunkCoord,
+        lod: u8,
+    }
+    let mut jobs = Vec::new();
+    for (&coord, want) in &registry.wanted {
+        let on_screen = match registry.loaded.get(&coord) {
+            Some(chunk) if chunk.lod == want.lod && chunk.generation == generation => continue,
+            Some(_) => true,
+            None => false,
         };
         match registry.pending.get(&coord) {
-            Some(task) if task.lod == lod => continue,
+            Some(task) if task.lod == want.lod => continue,
             Some(_) => {
                 registry.pending.remove(&coord);
             }
             None => {}
         }
-        jobs.push((on_screen, want.distance, coord, lod));
+        jobs.push(Job {
+            on_screen,
+            distance: want.distance,
+            coord,
+            lod: want.lod,
+        });
     }
     // Holes first, then the nearest.
-    jobs.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    jobs.sort_by(|a, b| {
+        a.on_screen
+            .cmp(&b.on_screen)
+            .then(a.distance.total_cmp(&b.distance))
+    });
     let free = (config.max_tasks_in_flight as usize).saturating_sub(registry.pending.len());
+    registry.plan.backlog = jobs.len() > free;
     let pool = AsyncComputeTaskPool::get();
-    for (_, _, coord, lod) in jobs.into_iter().take(free) {
-        let job = ChunkJob::new(tables.tables.clone(), config, coord, lod);
-        let task = pool.spawn(async move { build_chunk_mesh(&job) });
+    for job in jobs.into_iter().take(free) {
+        let chunk = ChunkJob::new(tables.tables().clone(), config, job.coord, job.lod);
+        let task = pool.spawn(async move { build_chunk_mesh(&chunk) });
         registry.pending.insert(
-            coord,
+            job.coord,
             Pending {
                 task,
-                lod,
-                generation: active.generation,
+                lod: job.lod,
+                generation,
             },
         );
     }
@@ -95,21 +167,34 @@ pub(super) fn upload_chunks(
     mut remeshed: MessageWriter<ChunkRemeshed>,
 ) {
     let Some(active) = active else { return };
-    let budget = active.config.max_uploads_per_frame as usize;
-    let size = active.config.chunk_size;
+    if registry.pending.is_empty() {
+        return;
+    }
+    let registry = &mut *registry;
+    let Some(root) = registry.root else { return };
+    let config = active.config();
+    let budget = config.max_uploads_per_frame as usize;
     let mut finished = Vec::new();
     for (&coord, task) in registry.pending.iter_mut() {
         if finished.len() == budget {
             break;
         }
-        if let Some(mesh) = check_ready(&mut task.task) {
+        if task.task.is_finished()
+            && let Some(mesh) = check_ready(&mut task.task)
+        {
             finished.push((coord, task.lod, task.generation, mesh));
         }
     }
+    if !finished.is_empty() && registry.plan.backlog {
+        // Task slots freed up for chunks that were waiting.
+        registry.plan.dirty = true;
+    }
+    let size = config.chunk_size;
     for (coord, lod, generation, data) in finished {
         registry.pending.remove(&coord);
-        // A stale or empty result is dropped; the chunk is planned again next frame.
-        if generation != active.generation || data.is_empty() {
+        // A stale or empty result is dropped; the chunk is planned again.
+        if generation != active.generation() || data.is_empty() {
+            registry.plan.dirty = true;
             continue;
         }
         let mesh = Mesh3d(meshes.add(data.into_mesh()));
@@ -119,7 +204,7 @@ pub(super) fn upload_chunks(
             // The old mesh stays on screen until this replaces it: no hole, no flash.
             commands
                 .entity(loaded.entity)
-                .insert((mesh, chunk, transform));
+                .try_insert((mesh, chunk, transform));
             (loaded.lod, loaded.generation) = (lod, generation);
             remeshed.write(ChunkRemeshed {
                 entity: loaded.entity,
@@ -133,6 +218,7 @@ pub(super) fn upload_chunks(
                     chunk,
                     mesh,
                     transform,
+                    ChildOf(root),
                 ))
                 .id();
             registry.loaded.insert(

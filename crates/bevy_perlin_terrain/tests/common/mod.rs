@@ -37,6 +37,8 @@ pub fn app_with(plugin: PerlinTerrainPlugin, asset_dir: &str, viewer: Vec3) -> (
         MeshPlugin,
         plugin,
     ));
+    app.finish();
+    app.cleanup();
     let viewer = app
         .world_mut()
         .spawn((TerrainViewer, Transform::from_translation(viewer)))
@@ -67,32 +69,28 @@ pub fn run_until(
 
 /// Whether every chunk the viewers want is on screen, up to date, and nothing is in flight.
 pub fn settled(app: &mut App) -> bool {
-    let world = app.world();
-    let (Some(registry), Some(active)) = (
-        world.get_resource::<ChunkRegistry>(),
-        world.get_resource::<ActiveTerrainConfig>(),
-    ) else {
-        return false;
-    };
-    let viewers: Vec<Vec3> = world
-        .iter_entities()
-        .filter(|e| e.contains::<TerrainViewer>())
-        .filter_map(|e| e.get::<GlobalTransform>().map(|t| t.translation()))
-        .collect();
-    let wanted = bevy_perlin_terrain::stream::chunks_within(
-        &viewers,
-        &active.config,
-        active.config.view_distance,
-    );
-    registry.tasks_in_flight() == 0
-        && !wanted.is_empty()
-        && wanted.keys().all(|c| registry.chunk(*c).is_some())
+    app.world().resource::<ChunkRegistry>().is_settled()
 }
 
-/// `(entity, chunk)` of every chunk entity.
+/// Runs until the terrain settles, at most 1500 frames (3 s of sleeping); panics otherwise.
+pub fn settle(app: &mut App) -> usize {
+    run_until(app, 1500, settled).expect("the terrain settles within 1500 frames")
+}
+
+/// `(entity, chunk)` of every chunk entity in the world.
 pub fn chunks(app: &mut App) -> Vec<(Entity, TerrainChunk)> {
     let mut q = app.world_mut().query::<(Entity, &TerrainChunk)>();
-    q.iter(app.world()).map(|(e, c)| (e, *c)).collect()
+    let mut all: Vec<_> = q.iter(app.world()).map(|(e, c)| (e, *c)).collect();
+    all.sort_by_key(|(_, c)| (c.coord.x, c.coord.y));
+    all
+}
+
+/// The messages of type `M` written since the last call (drains them).
+pub fn drain<M: Message>(app: &mut App) -> Vec<M> {
+    app.world_mut()
+        .resource_mut::<Messages<M>>()
+        .drain()
+        .collect()
 }
 
 /// Positions and normals of a chunk entity's mesh.

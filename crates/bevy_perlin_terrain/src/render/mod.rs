@@ -1,25 +1,27 @@
 //! The terrain's look when the app renders: one vertex-coloured `StandardMaterial` shared by
 //! every chunk.
 
-use crate::TerrainSet;
+use crate::TerrainSystems;
 use crate::chunk::TerrainChunk;
 use bevy::prelude::*;
 
-/// The material every chunk entity gets (when the app has `Assets<StandardMaterial>`).
-#[derive(Resource, Clone, Debug)]
+/// The material every chunk entity gets (when the app has `Assets<StandardMaterial>`). Insert
+/// your own before the first chunk appears to replace it.
+#[derive(Resource, Reflect, Clone, Debug)]
+#[reflect(Resource, Debug)]
 pub struct TerrainMaterial(pub Handle<StandardMaterial>);
 
-/// Creates [`TerrainMaterial`] once `Assets<StandardMaterial>` exists and gives it to every
-/// new chunk; does nothing in an app without a renderer.
-pub struct TerrainRenderPlugin;
+/// Creates [`TerrainMaterial`] once `Assets<StandardMaterial>` exists and gives it to every new
+/// chunk; does nothing in an app without a renderer.
+pub(crate) struct TerrainRenderPlugin;
 
 impl Plugin for TerrainRenderPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(
+        app.register_type::<TerrainMaterial>().add_systems(
             Update,
             (create_material, attach_material)
                 .chain()
-                .after(TerrainSet::Upload),
+                .in_set(TerrainSystems::Look),
         );
     }
 }
@@ -39,7 +41,7 @@ fn attach_material(
     for entity in &chunks {
         commands
             .entity(entity)
-            .insert(MeshMaterial3d(material.0.clone()));
+            .try_insert(MeshMaterial3d(material.0.clone()));
     }
 }
 

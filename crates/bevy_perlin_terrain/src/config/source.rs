@@ -1,0 +1,125 @@
+//! Which config is in force: the asset (hot-reloaded), or one set in code.
+
+use super::{TerrainConfig, TerrainConfigLoader};
+use crate::TerrainSystems;
+use crate::state::{ActiveTerrainConfig, TerrainTables, next_state};
+use bevy::asset::{AssetEvent, AssetServer, Assets, Handle};
+use bevy::log::error;
+use bevy::prelude::*;
+
+/// Where the terrain's config comes from. Replace it (or its handle) to switch configs at run
+/// time, e.g. between presets: writing `TerrainConfigSource::Fixed(config)` applies `config` on
+/// the next update (if it is valid; an invalid one is reported and the terrain stays).
+#[derive(Resource, Reflect, Clone, Debug)]
+#[reflect(Resource, Debug)]
+pub enum TerrainConfigSource {
+    /// A config built in code (or the embedded default).
+    Fixed(TerrainConfig),
+    /// A `.terrain.ron` asset; every successful (re)load that changes it applies.
+    Asset(Handle<TerrainConfig>),
+    /// A path to load as an asset; becomes [`TerrainConfigSource::Asset`] when the terrain's
+    /// systems next run.
+    Path(String),
+}
+
+/// Registers the config asset and loader and keeps [`ActiveTerrainConfig`], [`TerrainTables`]
+/// and [`TerrainSampler`](crate::TerrainSampler) in step with [`TerrainConfigSource`].
+pub(crate) struct TerrainConfigPlugin {
+    pub source: TerrainConfigSource,
+    /// Whether chunk meshes carry vertex colours (then colours reshape them).
+    pub colours_in_mesh: bool,
+}
+
+/// Whether chunk meshes carry vertex colours, for [`next_state`].
+#[derive(Resource, Clone, Copy)]
+pub(crate) struct ColoursInMesh(pub bool);
+
+impl Plugin for TerrainConfigPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_asset::<TerrainConfig>()
+            .init_asset_loader::<TerrainConfigLoader>()
+            .register_type::<TerrainConfig>()
+            .register_type::<TerrainConfigSource>()
+            .register_type::<ActiveTerrainConfig>()
+            .register_type::<TerrainTables>()
+            .insert_resource(ColoursInMesh(self.colours_in_mesh))
+            .add_systems(Update, apply_config.in_set(TerrainSystems::Config));
+        // `init_asset` above needs the asset server, so it is here to resolve a path now.
+        let source = match &self.source {
+            TerrainConfigSource::Path(path) => {
+                TerrainConfigSource::Asset(app.world().resource::<AssetServer>().load(path.clone()))
+            }
+            TerrainConfigSource::Fixed(config) => {
+                // A config set in code is in force (with its tables and sampler) from the first
+                // frame.
+                let config = checked(config.clone());
+                next_state(config.clone(), None, self.colours_in_mesh).apply_now(app.world_mut());
+                TerrainConfigSource::Fixed(config)
+            }
+            other => other.clone(),
+        };
+        app.insert_resource(source);
+    }
+}
+
+/// Validates a config set in code at start-up; an invalid one is reported and replaced by the
+/// default.
+pub(crate) fn checked(config: TerrainConfig) -> TerrainConfig {
+    match config.validate() {
+        Ok(()) => config,
+        Err(e) => {
+            error!("terrain config set in code: {e}; using the default config");
+            TerrainConfig::default()
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn apply_config(
+    mut commands: Commands,
+    mut source: ResMut<TerrainConfigSource>,
+    active: Option<Res<ActiveTerrainConfig>>,
+    tables: Option<Res<TerrainTables>>,
+    assets: Res<Assets<TerrainConfig>>,
+    server: Res<AssetServer>,
+    colours_in_mesh: Res<ColoursInMesh>,
+    mut events: MessageReader<AssetEvent<TerrainConfig>>,
+) {
+    // Every event is read (none waits for the next frame); only whether ours is among them
+    // counts.
+    let loaded: Vec<AssetId<TerrainConfig>> = events
+        .read()
+        .filter_map(|e| match e {
+            AssetEvent::LoadedWithDependencies { id }
+            | AssetEvent::Modified { id }
+            | AssetEvent::Added { id } => Some(*id),
+            _ => None,
+        })
+        .collect();
+    let switched = source.is_changed();
+    if let TerrainConfigSource::Path(path) = &*source {
+        let handle = server.load(path.clone());
+        *source = TerrainConfigSource::Asset(handle);
+    }
+    let candidate = match &*source {
+        TerrainConfigSource::Fixed(config) if switched => match config.validate() {
+            Ok(()) => Some(config.clone()),
+            Err(e) => {
+                error!("terrain config set in code: {e}; the terrain on screen stays");
+                None
+            }
+        },
+        TerrainConfigSource::Asset(handle) if switched || loaded.contains(&handle.id()) => {
+            assets.get(handle).cloned()
+        }
+        _ => None,
+    };
+    // Apply only a config that differs from the one in force: the several events of one load,
+    // or a save that changed nothing, never rebuild anything.
+    if let Some(config) = candidate
+        && active.as_ref().is_none_or(|a| *a.config() != config)
+    {
+        let previous = active.as_deref().zip(tables.as_deref());
+        next_state(config, previous, colours_in_mesh.0).apply(&mut commands);
+    }
+}

@@ -1,0 +1,146 @@
+//! The one code path from noise to ground: heights, exact normals and crease mask of a grid of
+//! world positions. Chunk meshes and [`TerrainSampler`](crate::TerrainSampler) both read them
+//! from [`GroundSamples`], whose every accessor goes through the same two functions (noise value
+//! to height, noise gradient to normal), so the sampler equals the mesh at every vertex, bit for
+//! bit.
+
+use bevy::math::Vec3;
+use perlin_core::{Fbm, GridError, GridSpec, NoiseTables};
+use std::cell::RefCell;
+use std::iter::Map;
+use std::ops::Range;
+use std::slice::Iter;
+
+/// The noise values, gradients and creases of one grid, and the height scale that turns them
+/// into ground. Filled with [`fill`](Self::fill); the buffers keep their memory between fills.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct GroundSamples {
+    values: Vec<f32>,
+    gradients: Vec<[f32; 2]>,
+    creases: Vec<f32>,
+    height_scale: f32,
+}
+
+impl GroundSamples {
+    /// Samples `spec` (row-major, `x` along the first grid axis, `z` along the second). On an
+    /// error (a grid too large to address) no sample is left.
+    pub fn fill(
+        &mut self,
+        tables: &NoiseTables,
+        noise: &Fbm,
+        height_scale: f32,
+        spec: &GridSpec,
+    ) -> Result<(), GridError> {
+        let len = spec.len().ok_or(GridError::TooLarge)?;
+        self.height_scale = height_scale;
+        for v in [&mut self.values, &mut self.creases] {
+            v.clear();
+            v.resize(len, 0.0);
+        }
+        self.gradients.clear();
+        self.gradients.resize(len, [0.0; 2]);
+        let filled = noise.fill_grid_with_creases(
+            tables,
+            spec,
+            &mut self.values,
+            &mut self.gradients,
+            &mut self.creases,
+        );
+        if filled.is_err() {
+            self.values.clear();
+            self.gradients.clear();
+            self.creases.clear();
+        }
+        filled
+    }
+
+    /// How many samples the last fill produced.
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Height (metres) and unit normal of sample `index`; `None` past the end.
+    #[inline]
+    pub fn ground(&self, index: usize) -> Option<(f32, Vec3)> {
+        let (&value, &gradient) = (self.values.get(index)?, self.gradients.get(index)?);
+        Some((
+            height(value, self.height_scale),
+            normal(gradient, self.height_scale),
+        ))
+    }
+
+    /// Crease mask of sample `index` (0 on ridges, 1 in gullies, ½ without erosion).
+    #[inline]
+    pub fn crease(&self, index: usize) -> Option<f32> {
+        self.creases.get(index).copied()
+    }
+
+    /// Heights (metres) of the samples `range` (e.g. one grid row), in order: the same values
+    /// as [`ground`](Self::ground), as an iterator of known length that `Vec::extend` writes
+    /// without a capacity check per element.
+    ///
+    /// # Panics
+    /// If `range` reaches past the last fill's samples (callers pass rows of the grid they
+    /// filled).
+    #[inline]
+    pub fn heights<'a>(
+        &'a self,
+        range: Range<usize>,
+    ) -> Map<Iter<'a, f32>, impl FnMut(&'a f32) -> f32> {
+        let scale = self.height_scale;
+        self.values[range].iter().map(move |&v| height(v, scale))
+    }
+
+    /// Unit normals of the samples `range`, in order: the same values as
+    /// [`ground`](Self::ground).
+    ///
+    /// # Panics
+    /// As [`heights`](Self::heights).
+    #[inline]
+    pub fn normals<'a>(
+        &'a self,
+        range: Range<usize>,
+    ) -> Map<Iter<'a, [f32; 2]>, impl FnMut(&'a [f32; 2]) -> Vec3> {
+        let scale = self.height_scale;
+        self.gradients[range].iter().map(move |&g| normal(g, scale))
+    }
+
+    /// Crease masks of the samples `range`, in order.
+    ///
+    /// # Panics
+    /// As [`heights`](Self::heights).
+    #[inline]
+    pub fn creases(&self, range: Range<usize>) -> &[f32] {
+        &self.creases[range]
+    }
+}
+
+/// Height in metres of a noise value.
+#[inline]
+fn height(value: f32, height_scale: f32) -> f32 {
+    value * height_scale
+}
+
+/// Unit normal of the ground where the noise gradient is `[∂n/∂x, ∂n/∂z]`.
+#[inline]
+fn normal([dx, dz]: [f32; 2], height_scale: f32) -> Vec3 {
+    normal_from_slope(dx * height_scale, dz * height_scale)
+}
+
+/// The unit normal of a height field whose slopes are `∂h/∂x`, `∂h/∂z`.
+#[inline]
+pub(crate) fn normal_from_slope(dhdx: f32, dhdz: f32) -> Vec3 {
+    Vec3::new(-dhdx, 1.0, -dhdz).normalize_or(Vec3::Y)
+}
+
+thread_local! {
+    static SAMPLES: RefCell<GroundSamples> = RefCell::new(GroundSamples::default());
+}
+
+/// Runs `f` with this thread's reusable [`GroundSamples`], so that building one chunk after
+/// another (or answering one height query after another) does not allocate. The buffers keep
+/// the size of the largest grid the thread has filled (16 bytes per sample: 260 KB for a 129²
+/// chunk) until the thread ends.
+pub(crate) fn with_thread_samples<R>(f: impl FnOnce(&mut GroundSamples) -> R) -> R {
+    perlin_core::with_thread_scratch(&SAMPLES, f)
+}

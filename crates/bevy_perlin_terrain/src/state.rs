@@ -1,0 +1,135 @@
+//! The terrain's state that follows from the config in force: the config and its generation,
+//! the seeded tables, the sampler. They change together, in [`next_state`], so they never
+//! disagree; outside the crate they are read-only.
+
+use crate::config::{ConfigChanges, TerrainConfig};
+use crate::sampler::TerrainSampler;
+use bevy::prelude::*;
+use perlin_core::NoiseTables;
+use std::sync::Arc;
+
+/// The config the terrain is built from, and a counter that changes with every config that
+/// reshapes the mesh: chunk results computed for an older generation are dropped. Read-only:
+/// switch configs through [`TerrainConfigSource`](crate::TerrainConfigSource).
+#[derive(Resource, Reflect, Clone, Debug)]
+#[reflect(Resource, Debug)]
+pub struct ActiveTerrainConfig {
+    config: TerrainConfig,
+    generation: u64,
+    changes: ConfigChanges,
+}
+
+impl ActiveTerrainConfig {
+    /// The config in force.
+    pub fn config(&self) -> &TerrainConfig {
+        &self.config
+    }
+
+    /// Bumped by every applied config that reshapes the mesh (see [`TerrainConfig`]); streaming
+    /// changes keep it.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// What the last applied config changed from the one before.
+    pub fn last_changes(&self) -> ConfigChanges {
+        self.changes
+    }
+}
+
+/// The seeded tables of the active config, shared with chunk tasks without copying. Rebuilt
+/// only when the seed changes. Read-only.
+#[derive(Resource, Reflect, Clone, Debug)]
+#[reflect(Resource, Debug)]
+pub struct TerrainTables {
+    seed: u64,
+    #[reflect(ignore)]
+    tables: Arc<NoiseTables>,
+}
+
+impl TerrainTables {
+    /// The seed they were built from.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The tables.
+    pub fn tables(&self) -> &Arc<NoiseTables> {
+        &self.tables
+    }
+}
+
+/// What applying a config puts in force; `None` for a resource that stays as it is.
+pub(crate) struct NextState {
+    pub active: ActiveTerrainConfig,
+    pub tables: Option<TerrainTables>,
+    pub sampler: Option<TerrainSampler>,
+}
+
+/// The state after `config` replaces `previous` (or starts the terrain). `colours_in_mesh`:
+/// whether the chunk meshes carry vertex colours, so that a change of colours reshapes them.
+pub(crate) fn next_state(
+    config: TerrainConfig,
+    previous: Option<(&ActiveTerrainConfig, &TerrainTables)>,
+    colours_in_mesh: bool,
+) -> NextState {
+    let Some((active, tables)) = previous else {
+        let tables = Arc::new(NoiseTables::from_seed(config.seed));
+        return NextState {
+            sampler: Some(TerrainSampler::new(tables.clone(), &config)),
+            tables: Some(TerrainTables {
+                seed: config.seed,
+                tables,
+            }),
+            active: ActiveTerrainConfig {
+                config,
+                generation: 1,
+                changes: ConfigChanges {
+                    mesh: true,
+                    look: true,
+                    streaming: true,
+                },
+            },
+        };
+    };
+    let changes = config.changes_from(&active.config);
+    let reshaped = changes.mesh || (changes.look && colours_in_mesh);
+    let new_tables = (config.seed != tables.seed).then(|| TerrainTables {
+        seed: config.seed,
+        tables: Arc::new(NoiseTables::from_seed(config.seed)),
+    });
+    let shared = new_tables.as_ref().unwrap_or(tables).tables.clone();
+    NextState {
+        sampler: changes.mesh.then(|| TerrainSampler::new(shared, &config)),
+        tables: new_tables,
+        active: ActiveTerrainConfig {
+            generation: active.generation + u64::from(reshaped),
+            config,
+            changes,
+        },
+    }
+}
+
+impl NextState {
+    /// Puts the state in force through `commands`.
+    pub fn apply(self, commands: &mut Commands) {
+        if let Some(tables) = self.tables {
+            commands.insert_resource(tables);
+        }
+        if let Some(sampler) = self.sampler {
+            commands.insert_resource(sampler);
+        }
+        commands.insert_resource(self.active);
+    }
+
+    /// Puts the state in force in `world` at once.
+    pub fn apply_now(self, world: &mut World) {
+        if let Some(tables) = self.tables {
+            world.insert_resource(tables);
+        }
+        if let Some(sampler) = self.sampler {
+            world.insert_resource(sampler);
+        }
+        world.insert_resource(self.active);
+    }
+}
