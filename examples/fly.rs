@@ -11,21 +11,26 @@
 //! Screenshot mode: `TERRAIN_SCREENSHOT=out.png` (and optionally `TERRAIN_PRESET=alps`) flies a
 //! short scripted path, waits until the chunks in view are meshed, saves the window to
 //! `out.png` and exits 0; it exits 1 if no terrain chunk appeared within its time limit.
+//! `TERRAIN_LOOK=vertex-colours` shades the terrain with the vertex-colour fallback.
+//! `TERRAIN_SHOT=closeup` lands the camera 2 m above the ground at the end of the path first,
+//! looking downhill.
 
 use bevy::camera::Hdr;
 use bevy::camera_controller::free_camera::{FreeCamera, FreeCameraPlugin};
 use bevy::diagnostic::{DiagnosticsStore, FrameTimeDiagnosticsPlugin};
 use bevy::light::CascadeShadowConfigBuilder;
 use bevy::prelude::*;
-use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use bevy::window::WindowResolution;
 use bevy_perlin_terrain::prelude::*;
 use std::time::{Duration, Instant};
+use support::{ScreenshotPlugin, ScreenshotRun};
+
+mod support;
 
 const PRESETS: [&str; 4] = ["default", "islands", "alps", "dunes"];
 const SKY: Color = Color::srgb(0.45, 0.68, 0.95);
 /// The camera never goes lower than this above the ground.
-const CLEARANCE: f32 = 3.0;
+const CLEARANCE: f32 = 1.5;
 
 fn preset_path(index: usize) -> String {
     format!("terrain/{}.terrain.ron", PRESETS[index % PRESETS.len()])
@@ -38,15 +43,17 @@ struct Preset(usize);
 #[derive(Component)]
 struct Hud;
 
-#[derive(Component)]
-struct Water;
-
 fn main() -> AppExit {
-    let screenshot = std::env::var("TERRAIN_SCREENSHOT").ok();
+    let screenshot = support::screenshot_path();
     let preset = std::env::var("TERRAIN_PRESET")
         .ok()
         .and_then(|name| PRESETS.iter().position(|p| *p == name))
         .unwrap_or(0);
+    // `TERRAIN_LOOK=vertex-colours`: the cheap fallback look instead of the terrain material.
+    let look = match std::env::var("TERRAIN_LOOK").as_deref() {
+        Ok("vertex-colours") => TerrainLook::VertexColours,
+        _ => TerrainLook::Material,
+    };
     let mut app = App::new();
     app.add_plugins((
         DefaultPlugins.set(WindowPlugin {
@@ -59,7 +66,7 @@ fn main() -> AppExit {
         }),
         FreeCameraPlugin,
         FrameTimeDiagnosticsPlugin::default(),
-        PerlinTerrainPlugin::from_asset(preset_path(preset)),
+        PerlinTerrainPlugin::from_asset(preset_path(preset)).with_look(look),
     ))
     .insert_resource(ClearColor(SKY))
     .insert_resource(GlobalAmbientLight {
@@ -74,26 +81,25 @@ fn main() -> AppExit {
         (switch_preset, follow_config, keep_above_ground, update_hud).after(TerrainSystems::Upload),
     );
     if let Some(path) = screenshot {
-        app.insert_resource(ScreenshotRun::new(path)).add_systems(
-            Update,
-            (
-                raise_budgets.before(TerrainSystems::Config),
-                fail_on_load_error,
-                screenshot_run
+        let closeup = std::env::var("TERRAIN_SHOT").is_ok_and(|s| s == "closeup");
+        app.add_plugins(ScreenshotPlugin { path })
+            .insert_resource(ScriptedFlight {
+                started: Instant::now(),
+                closeup,
+            })
+            .add_systems(Startup, |mut run: ResMut<ScreenshotRun>| run.hold = true)
+            .add_systems(
+                Update,
+                fly_script
                     .before(keep_above_ground)
                     .after(TerrainSystems::Upload),
-            ),
-        );
+            );
     }
     app.run()
 }
 
-fn setup(
-    mut commands: Commands,
-    mut meshes: ResMut<Assets<Mesh>>,
-    mut materials: ResMut<Assets<StandardMaterial>>,
-) {
-    commands.spawn((
+fn setup(mut commands: Commands, screenshot: Option<Res<ScreenshotRun>>) {
+    let mut camera = commands.spawn((
         Camera3d::default(),
         // Tonemap the clear colour too, so fully fogged ground matches the sky behind it.
         Hdr,
@@ -113,6 +119,10 @@ fn setup(
             ..default()
         },
     ));
+    if screenshot.is_some() {
+        // Software rendering: multisampling would only slow it down.
+        camera.insert(Msaa::Off);
+    }
     commands.spawn((
         DirectionalLight {
             illuminance: 11_000.0,
@@ -126,18 +136,6 @@ fn setup(
             ..default()
         }
         .build(),
-    ));
-    commands.spawn((
-        Water,
-        Mesh3d(meshes.add(Plane3d::default().mesh().size(4000.0, 4000.0))),
-        MeshMaterial3d(materials.add(StandardMaterial {
-            base_color: Color::srgba(0.10, 0.30, 0.45, 0.82),
-            alpha_mode: AlphaMode::Blend,
-            perceptual_roughness: 0.08,
-            reflectance: 0.6,
-            ..default()
-        })),
-        Transform::default(),
     ));
     commands.spawn((
         Hud,
@@ -173,28 +171,13 @@ fn switch_preset(
     }
 }
 
-/// The camera's position and fog, apart from the water's transform.
-type CameraFog<'w, 's> = Single<
-    'w,
-    's,
-    (&'static Transform, &'static mut DistanceFog),
-    (With<Camera3d>, Without<Water>),
->;
-
-/// Water at sea level under the camera, fog hiding the streaming edge of this config.
+/// Fog hiding the streaming edge of this config.
 fn follow_config(
     active: Option<Res<ActiveTerrainConfig>>,
-    camera: CameraFog,
-    mut water: Single<&mut Transform, With<Water>>,
+    mut fog: Single<&mut DistanceFog, With<Camera3d>>,
 ) {
     let Some(active) = active else { return };
-    let (eye, mut fog) = camera.into_inner();
     let view = active.config().view_distance;
-    water.translation = Vec3::new(
-        eye.translation.x,
-        active.config().sea_level,
-        eye.translation.z,
-    );
     fog.falloff = FogFalloff::Linear {
         start: view * 0.45,
         end: view * 0.92,
@@ -245,111 +228,48 @@ fn update_hud(
     );
 }
 
-/// Screenshot mode renders in software at a few frames per second: let the loaded preset
-/// stream with larger per-frame budgets, so the picture does not wait on the frame count.
-fn raise_budgets(
-    source: Res<TerrainConfigSource>,
-    mut configs: ResMut<Assets<TerrainConfig>>,
-    mut done: Local<bool>,
-) {
-    if *done {
-        return;
-    }
-    if let TerrainConfigSource::Asset(handle) = &*source
-        && let Some(mut config) = configs.get_mut(handle)
-    {
-        // A streaming change: it applies without rebuilding anything already built.
-        config.max_uploads_per_frame = 32;
-        config.max_tasks_in_flight = 32;
-        *done = true;
-    }
-}
-
-/// Screenshot mode fails at once when the preset cannot load, instead of at its time limit.
-fn fail_on_load_error(
-    source: Res<TerrainConfigSource>,
-    asset_server: Res<AssetServer>,
-    mut exit: MessageWriter<AppExit>,
-) {
-    if let TerrainConfigSource::Asset(handle) = &*source
-        && asset_server.load_state(handle).is_failed()
-    {
-        // Bevy has already logged why (our loader names the file and the field).
-        error!("the terrain preset failed to load; no screenshot");
-        exit.write(AppExit::error());
-    }
-}
-
-/// The scripted flight of screenshot mode.
+/// The scripted part of screenshot mode: a short straight flight (streaming while moving), and
+/// for a close-up a landing 2 m above the ground.
 #[derive(Resource)]
-struct ScreenshotRun {
-    path: String,
+struct ScriptedFlight {
     started: Instant,
-    /// Frames in a row with every wanted chunk meshed and nothing in flight.
-    settled_frames: u32,
-    /// When the screenshot was requested.
-    taken: Option<Instant>,
+    closeup: bool,
 }
 
-impl ScreenshotRun {
+impl ScriptedFlight {
     const FLIGHT: Duration = Duration::from_secs(3);
-    const LIMIT: Duration = Duration::from_secs(240);
-
-    fn new(path: String) -> Self {
-        Self {
-            path,
-            started: Instant::now(),
-            settled_frames: 0,
-            taken: None,
-        }
-    }
 }
 
-fn screenshot_run(
-    mut commands: Commands,
+fn fly_script(
+    mut script: ResMut<ScriptedFlight>,
     mut run: ResMut<ScreenshotRun>,
-    registry: Res<ChunkRegistry>,
+    sampler: Option<Res<TerrainSampler>>,
     mut camera: Single<&mut Transform, With<Camera3d>>,
     time: Res<Time>,
-    mut exit: MessageWriter<AppExit>,
 ) {
-    let elapsed = run.started.elapsed();
-    if let Some(taken) = run.taken {
-        // save_to_disk writes the file a few frames after the request.
-        let written = std::fs::metadata(&run.path).is_ok_and(|m| m.len() > 0);
-        if written || taken.elapsed() > Duration::from_secs(20) {
-            if written {
-                info!("screenshot saved to {}", run.path);
-                exit.write(AppExit::Success);
-            } else {
-                error!("screenshot {} was not written", run.path);
-                exit.write(AppExit::error());
-            }
-        }
+    if !run.hold {
         return;
     }
-    if elapsed < ScreenshotRun::FLIGHT {
-        // A short straight flight: streaming while moving.
+    if script.started.elapsed() < ScriptedFlight::FLIGHT {
         let forward = camera.forward().with_y(0.0).normalize_or_zero();
         camera.translation += forward * 80.0 * time.delta_secs();
         return;
     }
-    let ready = registry.is_settled() && registry.loaded_count() > 0;
-    run.settled_frames = if ready { run.settled_frames + 1 } else { 0 };
-    let timed_out = elapsed > ScreenshotRun::LIMIT;
-    if timed_out && registry.loaded_count() == 0 {
-        error!(
-            "no terrain chunk appeared within {:?}",
-            ScreenshotRun::LIMIT
-        );
-        exit.write(AppExit::error());
-        return;
+    if script.closeup {
+        // Downhill where the ground slopes, so the view is not into a slope.
+        let Some(sampler) = sampler else { return };
+        let p = camera.translation;
+        let (ground, normal) = sampler.height_and_normal(p.x as f64, p.z as f64);
+        let forward = camera.forward().with_y(0.0).normalize_or(Vec3::NEG_Z);
+        let ahead = if normal.y < 0.97 {
+            normal.with_y(0.0).normalize()
+        } else {
+            forward
+        };
+        camera.translation.y = ground + 2.0;
+        camera.look_to(ahead - Vec3::Y * 0.12, Vec3::Y);
+        script.closeup = false;
     }
-    if run.settled_frames >= 10 || timed_out {
-        let path = run.path.clone();
-        commands
-            .spawn(Screenshot::primary_window())
-            .observe(save_to_disk(path));
-        run.taken = Some(Instant::now());
-    }
+    run.hold = false;
+    run.restart();
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Renders every preset with the fly example's screenshot mode under Xvfb (software Vulkan) and
 # fails unless each picture shows terrain. Installs xvfb and mesa-vulkan-drivers when missing.
-# Usage: scripts/render-smoke.sh [PRESET...] (default: all four).
+# Usage: scripts/render-smoke.sh [SHOT...], a shot being PRESET or PRESET:closeup (default: the four
+# presets from the air, and the default and dunes presets from 2 m above the ground).
 # Builds the example in the dev profile, as the tests are, so CI compiles Bevy once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,17 +28,20 @@ cargo build --workspace --locked --examples
 out="${RENDER_SMOKE_OUT:-$CARGO_TARGET_DIR/render-smoke}"
 mkdir -p "$out"
 status=0
-presets=("$@")
-((${#presets[@]})) || presets=(default islands alps dunes)
-for preset in "${presets[@]}"; do
-  rm -f "$out/$preset.png"
+shots=("$@")
+((${#shots[@]})) || shots=(default islands alps dunes default:closeup dunes:closeup)
+for shot in "${shots[@]}"; do
+  preset=${shot%%:*}
+  kind=${shot#"$preset"}; kind=${kind#:}
+  name=$preset${kind:+-$kind}
+  rm -f "$out/$name.png"
   start=$(date +%s)
-  if TERRAIN_PRESET=$preset TERRAIN_SCREENSHOT="$out/$preset.png" \
-      timeout 600 xvfb-run -a -s "-screen 0 1280x720x24" "$CARGO_TARGET_DIR/debug/examples/fly" >"$out/$preset.log" 2>&1; then
-    echo "$preset: rendered in $(( $(date +%s) - start )) s"
-    python3 scripts/check_screenshot.py "$out/$preset.png" || status=1
+  if TERRAIN_PRESET=$preset TERRAIN_SHOT=$kind TERRAIN_SCREENSHOT="$out/$name.png" \
+      timeout 600 xvfb-run -a -s "-screen 0 1280x720x24" "$CARGO_TARGET_DIR/debug/examples/fly" >"$out/$name.log" 2>&1; then
+    echo "$name: rendered in $(( $(date +%s) - start )) s"
+    python3 scripts/check_screenshot.py "$out/$name.png" || status=1
   else
-    echo "$preset: the fly example failed; its last lines:"; tail -20 "$out/$preset.log"; status=1
+    echo "$name: the fly example failed; its last lines:"; tail -20 "$out/$name.log"; status=1
   fi
 done
 exit $status

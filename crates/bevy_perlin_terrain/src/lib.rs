@@ -21,14 +21,16 @@
 //! `sampler.rs`) → which chunks the viewers want and their tasks on the async compute pool
 //! (`stream/`) → each chunk's heights, exact normals and mesh, off the main thread (`chunk/`,
 //! through `ground.rs`, the one code path from noise to ground that the sampler shares) → chunk
-//! entities with [`TerrainChunk`] and `Mesh3d` under one [`TerrainRoot`] → their material
-//! (`render/`).
+//! entities with [`TerrainChunk`] and `Mesh3d` under one [`TerrainRoot`] → their material and
+//! the sea surface (`render/`).
 //!
 //! Everything a game uses is re-exported here and in [`prelude`]; [`chunk`] and [`config`] are
 //! public for tools that build chunks or parse configs without an `App`.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+// As in Bevy's own crates: systems take many parameters and nested query filters.
+#![allow(clippy::too_many_arguments, clippy::type_complexity)]
 
 pub mod chunk;
 pub mod config;
@@ -44,12 +46,15 @@ pub use perlin_core;
 
 pub use chunk::{ChunkCoord, TerrainChunk};
 pub use config::{
-    ConfigChanges, ConfigError, HeightBand, TerrainColours, TerrainConfig, TerrainConfigLoadError,
-    TerrainConfigSource,
+    ConfigChanges, ConfigError, EdgeNoise, GroundDetail, HeightBand, LayerTexture, Snow,
+    TerrainColours, TerrainConfig, TerrainConfigLoadError, TerrainConfigSource, Water,
 };
-pub use plugin::{PerlinTerrainPlugin, TerrainSystems};
+pub use plugin::{PerlinTerrainPlugin, TerrainLook, TerrainSystems};
 #[cfg(feature = "render")]
-pub use render::TerrainMaterial;
+pub use render::{
+    TerrainMaterial, TerrainMaterialExtension, TerrainMaterials, TerrainShading, TerrainTextures,
+    TerrainWater, WaterMaterial, WaterMaterialExtension, WaterShading,
+};
 pub use sampler::TerrainSampler;
 pub use state::{ActiveTerrainConfig, TerrainTables};
 pub use stream::{
@@ -59,11 +64,11 @@ pub use stream::{
 
 /// Everything a game needs, in one `use`.
 pub mod prelude {
-    #[cfg(feature = "render")]
-    pub use crate::TerrainMaterial;
     pub use crate::{
         ActiveTerrainConfig, ChunkDespawned, ChunkInfo, ChunkRegistry, ChunkRemeshed, ChunkSpawned,
-        PerlinTerrainPlugin, TerrainChunk, TerrainConfig, TerrainConfigSource, TerrainRoot,
-        TerrainSampler, TerrainSystems, TerrainViewer,
+        PerlinTerrainPlugin, TerrainChunk, TerrainConfig, TerrainConfigSource, TerrainLook,
+        TerrainRoot, TerrainSampler, TerrainSystems, TerrainViewer,
     };
+    #[cfg(feature = "render")]
+    pub use crate::{TerrainMaterial, TerrainMaterials, TerrainTextures, TerrainWater};
 }

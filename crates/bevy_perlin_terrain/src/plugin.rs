@@ -35,6 +35,21 @@ pub enum TerrainSystems {
 #[derive(Clone, Debug)]
 pub struct PerlinTerrainPlugin {
     source: TerrainConfigSource,
+    look: TerrainLook,
+}
+
+/// How the chunks are shaded, chosen when the plugin is added
+/// ([`PerlinTerrainPlugin::with_look`]).
+#[derive(Reflect, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[reflect(Default, Debug, Clone, PartialEq)]
+pub enum TerrainLook {
+    /// The terrain material: per-pixel layers by height, slope, snow and creases, world-space
+    /// edge noise and close-up detail, optional texture layers, and the water surface.
+    #[default]
+    Material,
+    /// The cheap fallback: colours per vertex in the mesh and one `StandardMaterial` (no water
+    /// surface). A change of colours then rebuilds every chunk.
+    VertexColours,
 }
 
 impl Default for PerlinTerrainPlugin {
@@ -48,6 +63,7 @@ impl PerlinTerrainPlugin {
     pub fn from_config(config: TerrainConfig) -> Self {
         Self {
             source: TerrainConfigSource::Fixed(config),
+            look: TerrainLook::default(),
         }
     }
 
@@ -55,7 +71,14 @@ impl PerlinTerrainPlugin {
     pub fn from_asset(path: impl Into<String>) -> Self {
         Self {
             source: TerrainConfigSource::Path(path.into()),
+            look: TerrainLook::default(),
         }
+    }
+
+    /// The same plugin shading the terrain with `look`.
+    pub fn with_look(mut self, look: TerrainLook) -> Self {
+        self.look = look;
+        self
     }
 }
 
@@ -75,11 +98,11 @@ impl Plugin for PerlinTerrainPlugin {
         .add_plugins((
             TerrainConfigPlugin {
                 source: self.source.clone(),
-                colours_in_mesh: true,
+                colours_in_mesh: self.look == TerrainLook::VertexColours,
             },
             TerrainStreamingPlugin,
         ));
         #[cfg(feature = "render")]
-        app.add_plugins(crate::render::TerrainRenderPlugin);
+        app.add_plugins(crate::render::TerrainRenderPlugin { look: self.look });
     }
 }

@@ -42,6 +42,41 @@ fn out_of_range_values_name_the_file_the_field_and_the_range() {
             "0 to 1",
         ),
         ("(view_distance: inf)", "view_distance", "finite"),
+        (
+            "(colours: (snow: Some((max_slope: 1.5))))",
+            "colours.snow.max_slope",
+            "0 to 1",
+        ),
+        (
+            "(colours: (bands: [(up_to: 1.0, colour: (0.1, 0.1, 0.1), roughness: -1.0)]))",
+            "colours.bands[0].roughness",
+            "0 to 1",
+        ),
+        (
+            "(colours: (rock_texture: Some((albedo: \"rock.png\", size: 0.0))))",
+            "colours.rock_texture.size",
+            "0.01 to 10000",
+        ),
+        (
+            "(colours: (bands: [(up_to: 1.0, colour: (0.1, 0.1, 0.1)), (up_to: 2.0, colour: (0.1, 0.1, 0.1)), (up_to: 3.0, colour: (0.1, 0.1, 0.1)), (up_to: 4.0, colour: (0.1, 0.1, 0.1)), (up_to: 5.0, colour: (0.1, 0.1, 0.1)), (up_to: 6.0, colour: (0.1, 0.1, 0.1)), (up_to: 7.0, colour: (0.1, 0.1, 0.1)), (up_to: 8.0, colour: (0.1, 0.1, 0.1)), (up_to: 9.0, colour: (0.1, 0.1, 0.1))]))",
+            "colours.bands",
+            "at most 8 bands",
+        ),
+        (
+            "(colours: (edge_noise: (size: 0.0)))",
+            "colours.edge_noise.size",
+            "0.1 to 100000",
+        ),
+        (
+            "(water: Some((depth: 0.0)))",
+            "water.depth",
+            "0.01 to 10000",
+        ),
+        (
+            "(water: Some((sky: (2.0, 0.0, 0.0))))",
+            "water.sky",
+            "0 to 1",
+        ),
         // Configs that validate field by field but would ask for too much.
         (
             "(chunk_size: 0.5, view_distance: 1000000.0)",
@@ -56,12 +91,12 @@ fn out_of_range_values_name_the_file_the_field_and_the_range() {
         (
             "(chunk_resolution: 1025, lod_distances: [], view_distance: 100.0, max_tasks_in_flight: 64)",
             "max_tasks_in_flight",
-            "at most 7 at chunk_resolution 1025",
+            "at most 6 at chunk_resolution 1025",
         ),
         (
             "(chunk_resolution: 257, max_uploads_per_frame: 256)",
             "max_uploads_per_frame",
-            "at most 13 at chunk_resolution 257",
+            "at most 12 at chunk_resolution 257",
         ),
     ] {
         let text = error_text(ron);

@@ -24,7 +24,7 @@ fn assert_bounded(bytes: &[u8]) {
         let reach = config.view_distance as f64 / config.chunk_size as f64 + 1.0;
         assert!(std::f64::consts::PI * reach * reach <= MAX_VIEW_CHUNKS as f64);
         let n = config.chunk_resolution as u64;
-        assert!(n >= 5 && n <= 1025);
+        assert!((5..=1025).contains(&n));
         let chunk = 48 * (n * n + 4 * n);
         assert!(config.max_tasks_in_flight as u64 * chunk <= MAX_IN_FLIGHT_BYTES.max(chunk));
         assert!(config.max_uploads_per_frame as u64 * chunk <= MAX_UPLOAD_BYTES.max(chunk));

@@ -1,24 +1,63 @@
-//! Vertex colours: bands by height above sea level, blended at their edges, turning to rock
-//! where the ground is steep.
+//! Vertex colours (the [`TerrainLook::VertexColours`] fallback and the preview tool): bands by
+//! height above sea level, blended at their edges, rock where the ground is steep, snow on flat
+//! high ground. The terrain material applies the same rules per pixel.
+//!
+//! [`TerrainLook::VertexColours`]: crate::TerrainLook::VertexColours
 
 use crate::config::TerrainColours;
 use bevy::math::Vec3;
 
-/// [`TerrainColours`] prepared for colouring many vertices: band edges, the reciprocal of the
-/// blend width and the rock ramp computed once per chunk instead of once per vertex.
+/// [`TerrainColours`] prepared for colouring many vertices: band edges, reciprocals of the blend
+/// widths, the rock and snow ramps, computed once per chunk instead of once per vertex.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ColourRamp {
     sea_level: f32,
     sea_bed: Vec3,
     /// Each band's lower edge (metres above sea level) and colour.
     bands: Vec<(f32, Vec3)>,
-    /// Half the blend width, and `1 / width` (unused when the width is 0: hard edges).
-    half: f32,
-    inv_width: f32,
+    /// The band edges' blend.
+    band_edge: Ramp,
     rock: Vec3,
-    /// Slope where rock starts to show, and `1 / (rock_slope − start)`.
-    rock_start: f32,
-    inv_rock_ramp: f32,
+    /// Rock by slope (`1 − normal.y`): from `rock_slope − rock_blend` to `rock_slope`.
+    rock_ramp: Ramp,
+    /// Snow's colour, its height ramp (metres above sea level) and the slope ramp that sheds it;
+    /// `None` without snow.
+    snow: Option<(Vec3, Ramp, Ramp)>,
+}
+
+/// A linear step from 0 at `start` to 1 at `start + width` (a hard step at `start` when the
+/// width is 0).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Ramp {
+    start: f32,
+    inv_width: f32,
+    hard: bool,
+}
+
+impl Ramp {
+    /// The ramp centred on `middle`, `width` wide.
+    fn centred(middle: f32, width: f32) -> Self {
+        Self::from(middle - 0.5 * width, width)
+    }
+
+    fn from(start: f32, width: f32) -> Self {
+        let hard = width <= 0.0;
+        Self {
+            start,
+            inv_width: if hard { 0.0 } else { 1.0 / width },
+            hard,
+        }
+    }
+
+    /// The ramp's value at `x`, 0 to 1.
+    #[inline]
+    fn at(self, x: f32) -> f32 {
+        if self.hard {
+            f32::from(x >= self.start)
+        } else {
+            ((x - self.start) * self.inv_width).clamp(0.0, 1.0)
+        }
+    }
 }
 
 impl ColourRamp {
@@ -30,18 +69,20 @@ impl ColourRamp {
             .zip(&colours.bands)
             .map(|(edge, b)| (edge, Vec3::from(b.colour)))
             .collect();
-        let half = 0.5 * colours.band_blend;
-        // Rock blends in over the last fifth of `rock_slope`.
-        let rock_start = colours.rock_slope * 0.8;
         Self {
             sea_level,
             sea_bed: Vec3::from(colours.sea_bed),
             bands,
-            half,
-            inv_width: if half > 0.0 { 1.0 / (2.0 * half) } else { 0.0 },
+            band_edge: Ramp::centred(0.0, colours.band_blend),
             rock: Vec3::from(colours.rock),
-            rock_start,
-            inv_rock_ramp: 1.0 / (colours.rock_slope - rock_start).max(1e-6),
+            rock_ramp: Ramp::from(colours.rock_slope - colours.rock_blend, colours.rock_blend),
+            snow: colours.snow.as_ref().map(|s| {
+                (
+                    Vec3::from(s.colour),
+                    Ramp::centred(s.from, s.blend),
+                    Ramp::centred(s.max_slope, s.slope_blend),
+                )
+            }),
         }
     }
 
@@ -49,70 +90,77 @@ impl ColourRamp {
     /// that [`fill`](Self::fill) matches bit for bit.
     #[inline]
     pub fn colour(&self, height: f32, normal: Vec3) -> [f32; 4] {
-        // From the sea bed up, each band's lower edge mixes in its colour over the blend width.
+        // From the sea bed up, each band's lower edge mixes in its colour over the blend width;
+        // then rock by slope, then snow where it is high and flat enough.
         let above = height - self.sea_level;
+        let slope = 1.0 - normal.y;
         let mut ground = self.sea_bed;
         for &(edge, colour) in &self.bands {
-            ground = ground.lerp(colour, self.band_weight(above, edge));
+            ground = ground.lerp(colour, self.band_edge.at(above - edge));
         }
-        let c = ground.lerp(self.rock, self.rock_weight(normal.y));
-        [c.x, c.y, c.z, 1.0]
+        ground = ground.lerp(self.rock, self.rock_ramp.at(slope));
+        if let Some((snow, _, _)) = self.snow {
+            ground = ground.lerp(snow, self.snow_weight(above, slope));
+        }
+        [ground.x, ground.y, ground.z, 1.0]
     }
 
     /// Appends to `out` the colour of every vertex of `positions` with its unit normal in
-    /// `normals`: the same values as [`colour`](Self::colour), computed one band at a time over
+    /// `normals`: the same values as [`colour`](Self::colour), computed one layer at a time over
     /// batches of vertices so that the compiler runs them in SIMD lanes.
     pub fn fill(&self, positions: &[[f32; 3]], normals: &[[f32; 3]], out: &mut Vec<[f32; 4]>) {
         let mut above = [0.0; BATCH];
-        let mut rock = [0.0; BATCH];
+        let mut slope = [0.0; BATCH];
         for (ps, ns) in positions.chunks(BATCH).zip(normals.chunks(BATCH)) {
-            for ((a, r), (p, n)) in above.iter_mut().zip(&mut rock).zip(ps.iter().zip(ns)) {
+            for ((a, s), (p, n)) in above.iter_mut().zip(&mut slope).zip(ps.iter().zip(ns)) {
                 *a = p[1] - self.sea_level;
-                *r = self.rock_weight(n[1]);
+                *s = 1.0 - n[1];
             }
             let mut rgb = self.sea_bed.to_array().map(|c| [c; BATCH]);
+            let mut weights = [0.0; BATCH];
             for &(edge, colour) in &self.bands {
-                for (k, &a) in above.iter().enumerate() {
-                    let t = self.band_weight(a, edge);
-                    for (channel, c) in rgb.iter_mut().zip(colour.to_array()) {
-                        channel[k] = lerp(channel[k], c, t);
-                    }
+                for (w, &a) in weights.iter_mut().zip(&above) {
+                    *w = self.band_edge.at(a - edge);
                 }
+                mix(&mut rgb, colour, &weights);
+            }
+            for (w, &s) in weights.iter_mut().zip(&slope) {
+                *w = self.rock_ramp.at(s);
+            }
+            mix(&mut rgb, self.rock, &weights);
+            if let Some((snow, _, _)) = self.snow {
+                for ((w, &a), &s) in weights.iter_mut().zip(&above).zip(&slope) {
+                    *w = self.snow_weight(a, s);
+                }
+                mix(&mut rgb, snow, &weights);
             }
             let [r, g, b] = &rgb;
             let vertices = ps.len().min(ns.len());
-            out.extend((0..vertices).map(|k| {
-                let t = rock[k];
-                [
-                    lerp(r[k], self.rock.x, t),
-                    lerp(g[k], self.rock.y, t),
-                    lerp(b[k], self.rock.z, t),
-                    1.0,
-                ]
-            }));
+            out.extend((0..vertices).map(|k| [r[k], g[k], b[k], 1.0]));
         }
     }
 
-    /// How much of the band starting `edge` metres above sea level shows `above` metres up.
+    /// How much snow lies `above` metres over the sea where the slope is `slope`.
     #[inline]
-    fn band_weight(&self, above: f32, edge: f32) -> f32 {
-        if self.half > 0.0 {
-            ((above - edge + self.half) * self.inv_width).clamp(0.0, 1.0)
-        } else {
-            f32::from(above >= edge)
-        }
-    }
-
-    /// How much rock shows where the unit normal's upward part is `normal_y`.
-    #[inline]
-    fn rock_weight(&self, normal_y: f32) -> f32 {
-        let slope = 1.0 - normal_y;
-        ((slope - self.rock_start) * self.inv_rock_ramp).clamp(0.0, 1.0)
+    fn snow_weight(&self, above: f32, slope: f32) -> f32 {
+        self.snow.map_or(0.0, |(_, height, shed)| {
+            height.at(above) * (1.0 - shed.at(slope))
+        })
     }
 }
 
 /// Vertices per batch in [`ColourRamp::fill`].
 const BATCH: usize = 64;
+
+/// Mixes `colour` into a batch of colours by `weights`, channel by channel.
+#[inline]
+fn mix(rgb: &mut [[f32; BATCH]; 3], colour: Vec3, weights: &[f32; BATCH]) {
+    for (channel, c) in rgb.iter_mut().zip(colour.to_array()) {
+        for (v, &t) in channel.iter_mut().zip(weights) {
+            *v = lerp(*v, c, t);
+        }
+    }
+}
 
 /// `a` to `b` by `t`, in the order `Vec3::lerp` computes it (so both paths agree bit for bit).
 #[inline]
@@ -135,6 +183,9 @@ mod tests {
             band_blend,
             rock: [0.5, 0.5, 0.5],
             rock_slope: 0.5,
+            rock_blend: 0.1,
+            snow: None,
+            ..TerrainColours::default()
         }
     }
 
@@ -154,12 +205,41 @@ mod tests {
         assert_eq!(hard.colour(-0.01, flat), [0.0, 0.0, 1.0, 1.0]);
         assert_eq!(hard.colour(0.0, flat), [1.0, 0.0, 0.0, 1.0]);
         assert_eq!(hard.colour(10.0, flat), [0.0, 1.0, 0.0, 1.0]);
-        // Rock starts at 0.4 (four fifths of rock_slope) and is whole at 0.5.
+        // Rock starts at 0.4 (rock_slope − rock_blend) and is whole at 0.5.
         let steep = |slope: f32| Vec3::new((1.0 - (1.0 - slope).powi(2)).sqrt(), 1.0 - slope, 0.0);
         assert_eq!(ramp.colour(500.0, steep(0.39)), [0.0, 1.0, 0.0, 1.0]);
         let half_rock = ramp.colour(500.0, steep(0.45));
         assert!((half_rock[0] - 0.25).abs() < 1e-5 && (half_rock[1] - 0.75).abs() < 1e-5);
         assert_eq!(ramp.colour(500.0, Vec3::X), [0.5, 0.5, 0.5, 1.0]);
+    }
+
+    #[test]
+    fn snow_lies_above_its_line_on_ground_flatter_than_its_slope() {
+        let mut c = colours(2.0);
+        c.snow = Some(crate::config::Snow {
+            colour: [1.0, 1.0, 1.0],
+            from: 50.0,
+            blend: 10.0,
+            max_slope: 0.3,
+            slope_blend: 0.2,
+            ..Default::default()
+        });
+        let ramp = ColourRamp::new(&c, 0.0);
+        let tilted = |slope: f32| Vec3::new((1.0 - (1.0 - slope).powi(2)).sqrt(), 1.0 - slope, 0.0);
+        // Below the line (45 m) none, half at 50 m, whole from 55 m; on flat ground.
+        assert_eq!(ramp.colour(44.9, Vec3::Y), [0.0, 1.0, 0.0, 1.0]);
+        assert_eq!(ramp.colour(50.0, Vec3::Y), [0.5, 1.0, 0.5, 1.0]);
+        assert_eq!(ramp.colour(55.0, Vec3::Y), [1.0, 1.0, 1.0, 1.0]);
+        // High up it slides off from slope 0.2, half gone at 0.3, gone from 0.4 (where rock
+        // starts to show).
+        assert_eq!(ramp.colour(500.0, tilted(0.19)), [1.0, 1.0, 1.0, 1.0]);
+        let half = ramp.colour(500.0, tilted(0.3));
+        assert!(
+            (half[0] - 0.5).abs() < 1e-5 && (half[1] - 1.0).abs() < 1e-5,
+            "{half:?}"
+        );
+        let gone = ramp.colour(500.0, tilted(0.401));
+        assert!(gone[0] < 0.01 && gone[1] > 0.99, "{gone:?}");
     }
 
     #[test]

@@ -21,14 +21,17 @@ pub struct ChunkJob {
     /// Metres between vertices at this level of detail.
     spacing: f64,
     skirt_depth: f32,
-    /// Vertex colours by height above the sea and slope.
-    ramp: ColourRamp,
+    /// Vertex colours by height above the sea and slope; `None` for a mesh without colours.
+    ramp: Option<ColourRamp>,
+    /// Whether the mesh carries the erosion crease mask.
+    creases: bool,
     coord: ChunkCoord,
     lod: u8,
 }
 
 impl ChunkJob {
-    /// The job for chunk `coord` at `lod` under `config`.
+    /// The job for chunk `coord` at `lod` under `config`: a mesh with vertex colours, and with
+    /// the crease mask when the noise has erosion.
     pub fn new(
         tables: Arc<NoiseTables>,
         config: &TerrainConfig,
@@ -42,10 +45,17 @@ impl ChunkJob {
             quads: config.resolution_at(lod) - 1,
             spacing: config.vertex_spacing(lod),
             skirt_depth: config.skirt_depth_or_auto(),
-            ramp: ColourRamp::new(&config.colours, config.sea_level),
+            ramp: Some(ColourRamp::new(&config.colours, config.sea_level)),
+            creases: config.noise.erosion.is_some(),
             coord,
             lod,
         }
+    }
+
+    /// The same job without vertex colours (the terrain material colours the ground itself).
+    pub fn without_colours(mut self) -> Self {
+        self.ramp = None;
+        self
     }
 
     /// Which chunk.
@@ -92,8 +102,12 @@ pub struct ChunkMeshData {
     pub normals: Vec<[f32; 3]>,
     /// Texture coordinates, 0 to 1 across the chunk.
     pub uvs: Vec<[f32; 2]>,
-    /// Linear RGBA vertex colours by height and slope.
+    /// Linear RGBA vertex colours by height and slope; empty for a job without colours.
     pub colors: Vec<[f32; 4]>,
+    /// The erosion crease mask (0 on ridges, 1 in gullies) in `x`, `y` unused: Bevy's second
+    /// UV channel, so that the terrain material reads it without a custom vertex shader. Empty
+    /// when the noise has no erosion.
+    pub creases: Vec<[f32; 2]>,
     /// Triangle list: 16-bit when the vertices allow (up to 129² per chunk), else 32-bit.
     pub indices: Indices,
 }
@@ -105,6 +119,7 @@ impl Default for ChunkMeshData {
             normals: Vec::new(),
             uvs: Vec::new(),
             colors: Vec::new(),
+            creases: Vec::new(),
             indices: Indices::U16(Vec::new()),
         }
     }
@@ -118,23 +133,30 @@ impl ChunkMeshData {
     }
 
     /// The Bevy mesh, with `RenderAssetUsages::MAIN_WORLD | RENDER_WORLD`: the buffers stay
-    /// readable in the app (for physics, scattering and tests).
+    /// readable in the app (for physics, scattering and tests). Colours go into
+    /// `ATTRIBUTE_COLOR` and creases into `ATTRIBUTE_UV_1` when there are any.
     pub fn into_mesh(self) -> Mesh {
-        Mesh::new(
+        let mut mesh = Mesh::new(
             PrimitiveTopology::TriangleList,
             RenderAssetUsages::MAIN_WORLD | RenderAssetUsages::RENDER_WORLD,
         )
         .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, self.positions)
         .with_inserted_attribute(Mesh::ATTRIBUTE_NORMAL, self.normals)
         .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, self.uvs)
-        .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, self.colors)
-        .with_inserted_indices(self.indices)
+        .with_inserted_indices(self.indices);
+        if !self.colors.is_empty() {
+            mesh.insert_attribute(Mesh::ATTRIBUTE_COLOR, self.colors);
+        }
+        if !self.creases.is_empty() {
+            mesh.insert_attribute(Mesh::ATTRIBUTE_UV_1, self.creases);
+        }
+        mesh
     }
 }
 
-/// Builds chunk `job`: heights and exact normals from the grid path, UVs, colours, two
-/// triangles per quad, and a skirt hanging from every edge so no crack shows between levels
-/// of detail.
+/// Builds chunk `job`: heights and exact normals from the grid path, UVs, colours and crease
+/// mask (when the job has them), two triangles per quad, and a skirt hanging from every edge so
+/// no crack shows between levels of detail.
 pub fn build_chunk_mesh(job: &ChunkJob) -> ChunkMeshData {
     let n = job.quads as usize + 1;
     with_thread_samples(|samples| {
@@ -147,7 +169,8 @@ pub fn build_chunk_mesh(job: &ChunkJob) -> ChunkMeshData {
             positions: Vec::with_capacity(vertices),
             normals: Vec::with_capacity(vertices),
             uvs: Vec::with_capacity(vertices),
-            colors: Vec::with_capacity(vertices),
+            colors: Vec::with_capacity(if job.ramp.is_some() { vertices } else { 0 }),
+            creases: Vec::with_capacity(if job.creases { vertices } else { 0 }),
             indices: match u16::try_from(vertices) {
                 Ok(_) => Indices::U16(triangles(n)),
                 Err(_) => Indices::U32(triangles(n)),
@@ -155,9 +178,10 @@ pub fn build_chunk_mesh(job: &ChunkJob) -> ChunkMeshData {
         };
         let spacing = job.spacing as f32;
         let inv = 1.0 / job.quads as f32;
+        let row_of = |j: usize| j * n..(j + 1) * n;
         // Row by row, one attribute at a time: each pass is a plain loop over the row.
         for j in 0..n {
-            let row = j * n..(j + 1) * n;
+            let row = row_of(j);
             let (first, z) = (row.start, j as f32);
             let heights = samples.heights(row.clone()).enumerate();
             mesh.positions
@@ -165,11 +189,17 @@ pub fn build_chunk_mesh(job: &ChunkJob) -> ChunkMeshData {
             mesh.normals
                 .extend(samples.normals(row).map(|v| v.to_array()));
             mesh.uvs.extend((0..n).map(|i| [i as f32 * inv, z * inv]));
-            job.ramp.fill(
-                &mesh.positions[first..],
-                &mesh.normals[first..],
-                &mut mesh.colors,
-            );
+            if let Some(ramp) = &job.ramp {
+                ramp.fill(
+                    &mesh.positions[first..],
+                    &mesh.normals[first..],
+                    &mut mesh.colors,
+                );
+            }
+            if job.creases {
+                mesh.creases
+                    .extend(samples.creases(row_of(j)).iter().map(|&c| [c, 0.0]));
+            }
         }
         // Skirts: each edge's vertices again, lowered (the order `triangles` expects).
         for v in skirt_edges(n).into_iter().flatten() {
@@ -177,7 +207,12 @@ pub fn build_chunk_mesh(job: &ChunkJob) -> ChunkMeshData {
             mesh.positions.push([x, y - job.skirt_depth, z]);
             mesh.normals.push(mesh.normals[v]);
             mesh.uvs.push(mesh.uvs[v]);
-            mesh.colors.push(mesh.colors[v]);
+            if let Some(&colour) = mesh.colors.get(v) {
+                mesh.colors.push(colour);
+            }
+            if let Some(&crease) = mesh.creases.get(v) {
+                mesh.creases.push(crease);
+            }
         }
         mesh
     })
@@ -310,6 +345,45 @@ mod tests {
             assert_eq!(mesh.uvs[s], mesh.uvs[v]);
             assert_eq!(mesh.colors[s], mesh.colors[v]);
         }
+    }
+
+    #[test]
+    fn crease_mask_rides_in_the_second_uv_channel_when_the_noise_erodes() {
+        let mut config = TerrainConfig {
+            chunk_resolution: 17,
+            ..TerrainConfig::default()
+        };
+        config.noise.erosion = Some(perlin_core::Erosion::default());
+        let tables = Arc::new(NoiseTables::from_seed(config.seed));
+        let coord = IVec2::new(-1, 3);
+        let job = ChunkJob::new(tables.clone(), &config, coord, 0).without_colours();
+        let mesh = build_chunk_mesh(&job);
+        assert!(mesh.colors.is_empty());
+        assert_eq!(mesh.creases.len(), mesh.positions.len());
+        // At each grid vertex, the sampler's crease mask; ridges and gullies both present.
+        let sampler = crate::TerrainSampler::new(tables, &config);
+        let n = 17;
+        for j in 0..n {
+            for i in 0..n {
+                let [x, z] = config.vertex_position(coord, 0, i, j);
+                let v = (j * n + i) as usize;
+                assert_eq!(mesh.creases[v], [sampler.crease(x, z), 0.0], "({i}, {j})");
+            }
+        }
+        let (low, high) = mesh
+            .creases
+            .iter()
+            .fold((1.0f32, 0.0f32), |(l, h), c| (l.min(c[0]), h.max(c[0])));
+        assert!(low < 0.4 && high > 0.6, "creases from {low} to {high}");
+        let mesh = mesh.into_mesh();
+        assert!(mesh.attribute(Mesh::ATTRIBUTE_UV_1).is_some());
+        assert!(mesh.attribute(Mesh::ATTRIBUTE_COLOR).is_none());
+        // Without erosion, no mask.
+        config.noise.erosion = None;
+        let plain = ChunkJob::new(Arc::new(NoiseTables::from_seed(1)), &config, coord, 0);
+        let plain = build_chunk_mesh(&plain).into_mesh();
+        assert!(plain.attribute(Mesh::ATTRIBUTE_UV_1).is_none());
+        assert!(plain.attribute(Mesh::ATTRIBUTE_COLOR).is_some());
     }
 
     #[test]

@@ -5,13 +5,17 @@
 //! [`parse_config`] is the loader's whole work without an `App`, for tools.
 
 mod loader;
+mod look;
 mod source;
 mod validate;
 
 pub(crate) use loader::TerrainConfigLoader;
 pub use loader::{TerrainConfigLoadError, parse_config};
-pub(crate) use source::TerrainConfigPlugin;
+pub use look::{
+    EdgeNoise, GroundDetail, HeightBand, LayerTexture, MAX_BANDS, Snow, TerrainColours, Water,
+};
 pub use source::TerrainConfigSource;
+pub(crate) use source::{ColoursInMesh, TerrainConfigPlugin};
 pub use validate::{
     ConfigError, MAX_IN_FLIGHT_BYTES, MAX_MESH_BYTES, MAX_UPLOAD_BYTES, MAX_VIEW_CHUNKS,
 };
@@ -33,10 +37,13 @@ use serde::{Deserialize, Serialize};
 /// )
 /// ```
 ///
-/// The fields fall in two groups, and a change applies accordingly:
+/// The fields fall in three groups, and a change applies accordingly:
 /// - **what shapes the mesh**: `seed`, `noise`, `height_scale`, `chunk_size`,
-///   `chunk_resolution`, `skirt_depth` (and `colours`, `sea_level` when the mesh carries vertex
-///   colours): changing one rebuilds every chunk (a new [`ActiveTerrainConfig::generation`]);
+///   `chunk_resolution`, `skirt_depth`: changing one rebuilds every chunk (a new
+///   [`ActiveTerrainConfig::generation`]);
+/// - **the look**: `colours`, `sea_level`, `water`: the material follows at once (with
+///   [`TerrainLook::VertexColours`](crate::TerrainLook::VertexColours) they are in the mesh, and
+///   a change rebuilds every chunk);
 /// - **how it streams**: `view_distance`, `lod_distances`, `max_tasks_in_flight`,
 ///   `max_uploads_per_frame`: changing one applies at once, and only chunks whose level of
 ///   detail changes are rebuilt.
@@ -71,8 +78,11 @@ pub struct TerrainConfig {
     /// Depth in metres of the skirts hung from chunk edges to hide cracks between levels of
     /// detail; `None` picks 5% of `height_scale` plus two vertex spacings.
     pub skirt_depth: Option<f32>,
-    /// Ground colours by height and slope.
+    /// Ground colours by height, slope, snow and creases.
     pub colours: TerrainColours,
+    /// The sea surface at `sea_level`; `None` for dry land (the sea bed colour still shows
+    /// below `sea_level`).
+    pub water: Option<Water>,
 }
 
 impl Default for TerrainConfig {
@@ -94,61 +104,7 @@ impl Default for TerrainConfig {
             sea_level: -12.0,
             skirt_depth: None,
             colours: TerrainColours::default(),
-        }
-    }
-}
-
-/// A colour for the ground up to a height.
-#[derive(Reflect, Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[reflect(Debug, Clone, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct HeightBand {
-    /// The band covers heights up to this many metres above `sea_level`.
-    pub up_to: f32,
-    /// Linear RGB, each 0 to 1.
-    pub colour: [f32; 3],
-}
-
-impl HeightBand {
-    /// The band up to `up_to` metres above sea level, in linear RGB `colour`.
-    pub const fn new(up_to: f32, colour: [f32; 3]) -> Self {
-        Self { up_to, colour }
-    }
-}
-
-/// How the ground is coloured: bands by height above sea level, and a rock colour where the
-/// ground is steep.
-#[derive(Reflect, Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[reflect(Default, Debug, Clone, PartialEq)]
-#[serde(default, deny_unknown_fields)]
-pub struct TerrainColours {
-    /// Sea bed, below `sea_level`.
-    pub sea_bed: [f32; 3],
-    /// Bands above sea level, in increasing `up_to`; above the last, its colour.
-    pub bands: Vec<HeightBand>,
-    /// Metres over which neighbouring bands (and the sea bed and the first band) blend, so
-    /// that a band edge runs smoothly across triangles instead of in steps.
-    pub band_blend: f32,
-    /// Colour of steep ground.
-    pub rock: [f32; 3],
-    /// Slope, as `1 − normal.y` (0 flat, 1 vertical), where ground turns fully to rock.
-    pub rock_slope: f32,
-}
-
-impl Default for TerrainColours {
-    fn default() -> Self {
-        // Linear RGB: sand, grass, heath, snow, rock.
-        Self {
-            sea_bed: [0.171, 0.133, 0.073],
-            bands: vec![
-                HeightBand::new(3.0, [0.604, 0.507, 0.263]),
-                HeightBand::new(60.0, [0.073, 0.196, 0.027]),
-                HeightBand::new(95.0, [0.147, 0.163, 0.055]),
-                HeightBand::new(1.0e9, [0.89, 0.911, 0.955]),
-            ],
-            band_blend: 2.0,
-            rock: [0.214, 0.187, 0.163],
-            rock_slope: 0.35,
+            water: Some(Water::default()),
         }
     }
 }
@@ -189,6 +145,7 @@ impl TerrainConfig {
             sea_level,
             skirt_depth,
             colours,
+            water,
         } = self;
         ConfigChanges {
             mesh: *seed != old.seed
@@ -197,7 +154,7 @@ impl TerrainConfig {
                 || *chunk_size != old.chunk_size
                 || *chunk_resolution != old.chunk_resolution
                 || *skirt_depth != old.skirt_depth,
-            look: *colours != old.colours || *sea_level != old.sea_level,
+            look: *colours != old.colours || *sea_level != old.sea_level || *water != old.water,
             streaming: *view_distance != old.view_distance
                 || *lod_distances != old.lod_distances
                 || *max_tasks_in_flight != old.max_tasks_in_flight

@@ -12,6 +12,10 @@ use bevy::prelude::*;
 /// the next update (if it is valid; an invalid one is reported and the terrain stays).
 #[derive(Resource, Reflect, Clone, Debug)]
 #[reflect(Resource, Debug)]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "one resource, replaced rarely; `Fixed(config)` is the documented way to set a config"
+)]
 pub enum TerrainConfigSource {
     /// A config built in code (or the embedded default).
     Fixed(TerrainConfig),
@@ -74,7 +78,6 @@ pub(crate) fn checked(config: TerrainConfig) -> TerrainConfig {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 fn apply_config(
     mut commands: Commands,
     mut source: ResMut<TerrainConfigSource>,

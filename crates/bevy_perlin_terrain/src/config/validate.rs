@@ -2,7 +2,7 @@
 //! RON file and the allowed range, and so is every config that would ask for more work than a
 //! frame or the memory can hold.
 
-use super::TerrainConfig;
+use super::{LayerTexture, MAX_BANDS, TerrainColours, TerrainConfig, Water};
 use perlin_core::FieldError;
 
 /// A field of a [`TerrainConfig`] outside its allowed range: the same error as
@@ -25,12 +25,13 @@ pub const MAX_IN_FLIGHT_BYTES: u64 = 512 << 20;
 /// upload.
 pub const MAX_UPLOAD_BYTES: u64 = 64 << 20;
 
-/// Bytes of a chunk mesh of `n × n` vertices with skirts: 48 per vertex, and 2 or 4 per index.
+/// Bytes of a chunk mesh of `n × n` vertices with skirts, at most: 56 per vertex (position,
+/// normal, UV, crease mask, colour), and 2 or 4 per index.
 pub(crate) fn chunk_mesh_bytes(n: u64) -> u64 {
     let vertices = n * n + 4 * n;
     let indices = 6 * (n - 1) * (n - 1) + 48 * (n - 1);
     let index_bytes = if vertices <= u16::MAX as u64 { 2 } else { 4 };
-    vertices * 48 + indices * index_bytes
+    vertices * 56 + indices * index_bytes
 }
 
 fn range(field: &str, value: f32, low: f32, high: f32, allowed: &str) -> Result<(), ConfigError> {
@@ -49,6 +50,111 @@ fn colour(field: &str, c: [f32; 3]) -> Result<(), ConfigError> {
         format!("{c:?}"),
         "three numbers from 0 to 1",
     )
+}
+
+fn unit(field: &str, value: f32) -> Result<(), ConfigError> {
+    range(field, value, 0.0, 1.0, "0 to 1")
+}
+
+fn metres(field: &str, value: f32, high: f32) -> Result<(), ConfigError> {
+    range(field, value, 0.0, high, &format!("finite, 0 to {high}"))
+}
+
+fn texture(field: &str, texture: &Option<LayerTexture>) -> Result<(), ConfigError> {
+    let Some(t) = texture else { return Ok(()) };
+    FieldError::require(
+        !t.albedo.is_empty(),
+        &format!("{field}.albedo"),
+        "\"\"",
+        "a texture name or asset path",
+    )?;
+    range(
+        &format!("{field}.size"),
+        t.size,
+        0.01,
+        1e4,
+        "finite, 0.01 to 10000 metres",
+    )
+}
+
+fn validate_colours(c: &TerrainColours) -> Result<(), ConfigError> {
+    colour("colours.sea_bed", c.sea_bed)?;
+    FieldError::require(
+        c.bands.len() <= MAX_BANDS,
+        "colours.bands",
+        c.bands.len(),
+        &format!("at most {MAX_BANDS} bands"),
+    )?;
+    let mut previous = f32::NEG_INFINITY;
+    for (i, band) in c.bands.iter().enumerate() {
+        let field = format!("colours.bands[{i}]");
+        FieldError::require(
+            band.up_to.is_finite() && band.up_to > previous,
+            &format!("{field}.up_to"),
+            band.up_to,
+            "finite and increasing",
+        )?;
+        previous = band.up_to;
+        colour(&format!("{field}.colour"), band.colour)?;
+        unit(&format!("{field}.roughness"), band.roughness)?;
+        texture(&format!("{field}.texture"), &band.texture)?;
+    }
+    metres("colours.band_blend", c.band_blend, 1e4)?;
+    colour("colours.rock", c.rock)?;
+    unit("colours.rock_slope", c.rock_slope)?;
+    unit("colours.rock_blend", c.rock_blend)?;
+    unit("colours.rock_roughness", c.rock_roughness)?;
+    texture("colours.rock_texture", &c.rock_texture)?;
+    if let Some(snow) = &c.snow {
+        colour("colours.snow.colour", snow.colour)?;
+        range(
+            "colours.snow.from",
+            snow.from,
+            -1e6,
+            1e6,
+            "finite, -1000000 to 1000000",
+        )?;
+        metres("colours.snow.blend", snow.blend, 1e4)?;
+        unit("colours.snow.max_slope", snow.max_slope)?;
+        unit("colours.snow.slope_blend", snow.slope_blend)?;
+        unit("colours.snow.roughness", snow.roughness)?;
+        texture("colours.snow.texture", &snow.texture)?;
+    }
+    metres("colours.edge_noise.height", c.edge_noise.height, 1e4)?;
+    unit("colours.edge_noise.slope", c.edge_noise.slope)?;
+    range(
+        "colours.edge_noise.size",
+        c.edge_noise.size,
+        0.1,
+        1e5,
+        "finite, 0.1 to 100000 metres",
+    )?;
+    unit("colours.creases", c.creases)?;
+    unit("colours.detail.strength", c.detail.strength)?;
+    range(
+        "colours.detail.size",
+        c.detail.size,
+        0.01,
+        100.0,
+        "finite, 0.01 to 100 metres",
+    )?;
+    metres("colours.detail.fade_distance", c.detail.fade_distance, 1e5)?;
+    unit("colours.height_blend", c.height_blend)
+}
+
+fn validate_water(w: &Water) -> Result<(), ConfigError> {
+    colour("water.shallow", w.shallow)?;
+    colour("water.deep", w.deep)?;
+    range(
+        "water.depth",
+        w.depth,
+        0.01,
+        1e4,
+        "finite, 0.01 to 10000 metres",
+    )?;
+    metres("water.foam", w.foam, 100.0)?;
+    unit("water.waves", w.waves)?;
+    colour("water.sky", w.sky)
 }
 
 /// `2^k` for the human-readable limit messages.
@@ -122,27 +228,9 @@ impl TerrainConfig {
         if let Some(d) = self.skirt_depth {
             range("skirt_depth", d, 0.0, 1e5, "finite, 0 to 100000")?;
         }
-        let c = &self.colours;
-        colour("colours.sea_bed", c.sea_bed)?;
-        colour("colours.rock", c.rock)?;
-        range("colours.rock_slope", c.rock_slope, 0.0, 1.0, "0 to 1")?;
-        range(
-            "colours.band_blend",
-            c.band_blend,
-            0.0,
-            1e4,
-            "finite, 0 to 10000",
-        )?;
-        let mut previous = f32::NEG_INFINITY;
-        for (i, band) in c.bands.iter().enumerate() {
-            FieldError::require(
-                band.up_to.is_finite() && band.up_to > previous,
-                &format!("colours.bands[{i}].up_to"),
-                band.up_to,
-                "finite and increasing",
-            )?;
-            previous = band.up_to;
-            colour(&format!("colours.bands[{i}].colour"), band.colour)?;
+        validate_colours(&self.colours)?;
+        if let Some(water) = &self.water {
+            validate_water(water)?;
         }
         self.validate_limits()
     }

@@ -185,6 +185,12 @@ impl ChunkRegistry {
         self.root
     }
 
+    /// Where the viewers were (in the root's space) when the chunks were last planned: within a
+    /// quarter of a chunk of where they are.
+    pub fn viewer_positions(&self) -> &[Vec3] {
+        &self.plan.viewers
+    }
+
     /// Forgets chunk `coord` if `entity` is its entity (it is being despawned or lost its
     /// [`TerrainChunk`]), so the next plan builds it again if it is still wanted.
     fn forget(&mut self, entity: Entity, coord: ChunkCoord) {

@@ -6,6 +6,7 @@ use super::{
     TerrainViewer,
 };
 use crate::chunk::{ChunkCoord, ChunkJob, TerrainChunk, build_chunk_mesh};
+use crate::config::ColoursInMesh;
 use crate::state::{ActiveTerrainConfig, TerrainTables};
 use bevy::math::Affine3A;
 use bevy::prelude::*;
@@ -33,6 +34,7 @@ pub(super) fn plan_chunks(
     roots: Query<(&Transform, &GlobalTransform, Has<ChildOf>), With<TerrainRoot>>,
     active: Option<Res<ActiveTerrainConfig>>,
     tables: Option<Res<TerrainTables>>,
+    colours_in_mesh: Res<ColoursInMesh>,
     mut registry: ResMut<ChunkRegistry>,
     mut despawned: MessageWriter<ChunkDespawned>,
 ) {
@@ -143,7 +145,10 @@ pub(super) fn plan_chunks(
     registry.plan.backlog = jobs.len() > free;
     let pool = AsyncComputeTaskPool::get();
     for job in jobs.into_iter().take(free) {
-        let chunk = ChunkJob::new(tables.tables().clone(), config, job.coord, job.lod);
+        let mut chunk = ChunkJob::new(tables.tables().clone(), config, job.coord, job.lod);
+        if !colours_in_mesh.0 {
+            chunk = chunk.without_colours();
+        }
         let task = pool.spawn(async move { build_chunk_mesh(&chunk) });
         registry.pending.insert(
             job.coord,

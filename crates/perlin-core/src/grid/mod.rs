@@ -4,18 +4,18 @@
 //! Point sampling repeats, for every sample and octave, work that a grid shares: the lattice cell,
 //! offset and blend curve of a column are the same on every row, and the lattice data (gradients
 //! or values) of a lattice point serves every sample around it. The grid path does that work once
-//! per column, row and lattice point ([`axis`], [`lattice`]) and leaves only per-sample arithmetic,
+//! per column, row and lattice point (`axis.rs`, `lattice.rs`) and leaves only per-sample arithmetic,
 //! which runs in SIMD lanes:
 //!
-//! - **Band path** ([`band`]): Perlin and value noise on the grid itself, three multiply–adds per
+//! - **Band path** (`band.rs`): Perlin and value noise on the grid itself, three multiply–adds per
 //!   sample and octave.
-//! - **Point path** ([`point`]): domain-warped grids (irregular sample points) and simplex noise
+//! - **Point path** (`point.rs`): domain-warped grids (irregular sample points) and simplex noise
 //!   (no bands on a skewed lattice), one sample per lane.
-//! - Then, per sample: warp Jacobian, normalisation, contrast and size ([`finish`]), and the
-//!   erosion filter ([`erosion`]).
+//! - Then, per sample: warp Jacobian, normalisation, contrast and size (`finish.rs`), and the
+//!   erosion filter (`erosion.rs`).
 //!
 //! Rows are processed in strips small enough to stay in cache, every layer of a strip before the
-//! next strip. Each kernel is written once over [`Simd`] lanes ([`crate::simd`]) and compiled for
+//! next strip. Each kernel is written once over SIMD lanes (the `Simd` trait of `src/simd/`) and compiled for
 //! one lane (the scalar twin), AVX2 and AVX-512; they give bit-identical grids.
 //!
 //! Sample `(i, j)` sits at `origin + (start + (i, j)) · step`, computed from the integer index,

@@ -1,0 +1,256 @@
+//! The look of the ground and the sea: [`TerrainColours`] (layers by height, slope, snow and
+//! the erosion crease mask, with optional textures) and [`Water`]. Both the terrain material and
+//! the vertex-colour fallback read them; none of them shapes the mesh.
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// How the ground is coloured: bands by height above sea level, rock where the ground is steep,
+/// snow that settles on flat high ground, every boundary broken up by world-space noise; the
+/// erosion crease mask (when the noise has erosion) darkens gullies and lightens ridges.
+///
+/// Every colour is linear RGB, each channel 0 to 1. The terrain material evaluates these rules
+/// per pixel; the vertex-colour fallback ([`TerrainLook::VertexColours`]) per vertex, without
+/// the edge noise, creases, detail and textures.
+///
+/// [`TerrainLook::VertexColours`]: crate::TerrainLook::VertexColours
+#[derive(Reflect, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[reflect(Default, Debug, Clone, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct TerrainColours {
+    /// Sea bed, below `sea_level`.
+    pub sea_bed: [f32; 3],
+    /// Bands above sea level, in increasing `up_to` (at most [`MAX_BANDS`]); above the last,
+    /// its colour.
+    pub bands: Vec<HeightBand>,
+    /// Metres over which neighbouring bands (and the sea bed and the first band) blend.
+    pub band_blend: f32,
+    /// Colour of steep ground.
+    pub rock: [f32; 3],
+    /// Slope, as `1 − normal.y` (0 flat, 1 vertical), where ground is fully rock.
+    pub rock_slope: f32,
+    /// Slope over which rock fades in below `rock_slope`.
+    pub rock_blend: f32,
+    /// Perceptual roughness of rock, 0 (mirror) to 1.
+    pub rock_roughness: f32,
+    /// An optional texture for rock (the material only).
+    pub rock_texture: Option<LayerTexture>,
+    /// Snow on high ground that is flat enough to hold it; `None` for none.
+    pub snow: Option<Snow>,
+    /// World-space noise that moves every boundary (band, rock, snow) so that none follows
+    /// the triangles or a contour line (the material only).
+    pub edge_noise: EdgeNoise,
+    /// How strongly the erosion crease mask shows, 0 to 1: gullies darker and wetter, ridges
+    /// lighter (the material only, when the noise has erosion).
+    pub creases: f32,
+    /// Close-up surface detail (the material only).
+    pub detail: GroundDetail,
+    /// How much a textured layer's height (its albedo's alpha) sharpens its blend with its
+    /// neighbour, 0 (plain blend) to 1: stones poke through sand before the sand fades.
+    pub height_blend: f32,
+}
+
+/// The most height bands in [`TerrainColours::bands`] (the material's layer table).
+pub const MAX_BANDS: usize = 8;
+
+impl Default for TerrainColours {
+    fn default() -> Self {
+        // Sand, grass, heath; rock; snow on the hill tops.
+        Self {
+            sea_bed: [0.171, 0.133, 0.073],
+            bands: vec![
+                HeightBand::new(3.0, [0.604, 0.507, 0.263]),
+                HeightBand::new(60.0, [0.073, 0.196, 0.027]),
+                HeightBand::new(1.0e9, [0.147, 0.163, 0.055]),
+            ],
+            band_blend: 2.0,
+            rock: [0.214, 0.187, 0.163],
+            rock_slope: 0.35,
+            rock_blend: 0.07,
+            rock_roughness: 0.8,
+            rock_texture: None,
+            snow: Some(Snow::default()),
+            edge_noise: EdgeNoise::default(),
+            creases: 0.7,
+            detail: GroundDetail::default(),
+            height_blend: 0.5,
+        }
+    }
+}
+
+/// A colour for the ground up to a height.
+#[derive(Reflect, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[reflect(Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct HeightBand {
+    /// The band covers heights up to this many metres above `sea_level`.
+    pub up_to: f32,
+    /// Linear RGB, each 0 to 1.
+    pub colour: [f32; 3],
+    /// Perceptual roughness, 0 (mirror) to 1.
+    #[serde(default = "HeightBand::default_roughness")]
+    pub roughness: f32,
+    /// An optional texture (the material only).
+    #[serde(default)]
+    pub texture: Option<LayerTexture>,
+}
+
+impl HeightBand {
+    /// The band up to `up_to` metres above sea level, in linear RGB `colour`, untextured.
+    pub const fn new(up_to: f32, colour: [f32; 3]) -> Self {
+        Self {
+            up_to,
+            colour,
+            roughness: Self::default_roughness(),
+            texture: None,
+        }
+    }
+
+    const fn default_roughness() -> f32 {
+        0.9
+    }
+}
+
+/// Snow: it settles above `from` metres over the sea on ground flatter than `max_slope`.
+#[derive(Reflect, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[reflect(Default, Debug, Clone, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct Snow {
+    /// Linear RGB.
+    pub colour: [f32; 3],
+    /// Metres above sea level where snow is half in.
+    pub from: f32,
+    /// Metres over which it fades in around `from`.
+    pub blend: f32,
+    /// Slope (`1 − normal.y`) where snow is half gone: steeper ground sheds it.
+    pub max_slope: f32,
+    /// Slope over which it fades out around `max_slope`.
+    pub slope_blend: f32,
+    /// Perceptual roughness.
+    pub roughness: f32,
+    /// An optional texture (the material only).
+    pub texture: Option<LayerTexture>,
+}
+
+impl Default for Snow {
+    fn default() -> Self {
+        Self {
+            colour: [0.89, 0.911, 0.955],
+            from: 95.0,
+            blend: 8.0,
+            max_slope: 0.25,
+            slope_blend: 0.08,
+            roughness: 0.6,
+            texture: None,
+        }
+    }
+}
+
+/// An image drawn on a layer instead of its flat colour (multiplied by the colour, so white
+/// keeps the image as it is).
+///
+/// `albedo` and `normal` name images: first the names a game registered in
+/// [`TerrainTextures`](crate::TerrainTextures) (e.g. textures made in code), else asset paths.
+/// Every layer texture must be square, of the same size, in an 8-bit RGBA format; the albedo's
+/// alpha is the surface height used by [`TerrainColours::height_blend`] (opaque images blend
+/// plainly).
+#[derive(Reflect, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[reflect(Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct LayerTexture {
+    /// The colour image (sRGB).
+    pub albedo: String,
+    /// An optional tangent-space normal map (linear, +Y up in the image's green channel).
+    #[serde(default)]
+    pub normal: Option<String>,
+    /// Metres of ground one repeat of the image covers.
+    #[serde(default = "LayerTexture::default_size")]
+    pub size: f32,
+}
+
+impl LayerTexture {
+    const fn default_size() -> f32 {
+        4.0
+    }
+}
+
+/// World-space noise that moves the boundaries between layers.
+#[derive(Reflect, Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[reflect(Default, Debug, Clone, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct EdgeNoise {
+    /// Metres up or down a height boundary (bands, snow line) moves.
+    pub height: f32,
+    /// How far a slope boundary (rock, snow) moves, in units of slope.
+    pub slope: f32,
+    /// Metres across the noise's largest feature.
+    pub size: f32,
+}
+
+impl Default for EdgeNoise {
+    fn default() -> Self {
+        Self {
+            height: 6.0,
+            slope: 0.06,
+            size: 40.0,
+        }
+    }
+}
+
+/// Close-up detail: a world-space noise that bumps the shading normal and varies the albedo,
+/// fading out with distance (no texture, so nothing tiles).
+#[derive(Reflect, Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[reflect(Default, Debug, Clone, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct GroundDetail {
+    /// How much the normal tilts and the albedo varies, 0 (smooth) to 1.
+    pub strength: f32,
+    /// Metres across the finest bumps.
+    pub size: f32,
+    /// Metres from the camera beyond which the fine detail is gone (it fades in over the
+    /// nearer half).
+    pub fade_distance: f32,
+}
+
+impl Default for GroundDetail {
+    fn default() -> Self {
+        Self {
+            strength: 0.5,
+            size: 0.6,
+            fade_distance: 150.0,
+        }
+    }
+}
+
+/// The sea: a surface at `sea_level` that follows the viewers, coloured by the depth of water
+/// under it, with a soft shoreline.
+#[derive(Reflect, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[reflect(Default, Debug, Clone, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct Water {
+    /// Linear RGB of shallow water.
+    pub shallow: [f32; 3],
+    /// Linear RGB of deep water.
+    pub deep: [f32; 3],
+    /// Metres of water that look deep (and through which the ground no longer shows).
+    pub depth: f32,
+    /// Metres of depth along the shore that foam.
+    pub foam: f32,
+    /// How strongly small waves bump the surface, 0 (a mirror) to 1.
+    pub waves: f32,
+    /// Linear RGB of the sky the surface reflects at grazing angles (match the clear colour).
+    pub sky: [f32; 3],
+}
+
+impl Default for Water {
+    fn default() -> Self {
+        Self {
+            shallow: [0.05, 0.3, 0.28],
+            deep: [0.005, 0.03, 0.06],
+            depth: 12.0,
+            foam: 0.6,
+            waves: 0.4,
+            sky: [0.3, 0.45, 0.65],
+        }
+    }
+}

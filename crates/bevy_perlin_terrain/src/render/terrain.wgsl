@@ -1,0 +1,269 @@
+// The terrain material's fragment shader: the ground's colour, roughness and shading normal
+// from world position and the interpolated exact normal, then Bevy's PBR lighting, fog and
+// tonemapping. The layer rules are those of `ColourRamp` (the vertex-colour fallback), per pixel,
+// with every boundary moved by world-space noise.
+
+#import bevy_pbr::{
+    pbr_fragment::pbr_input_from_standard_material,
+    forward_io::{VertexOutput, FragmentOutput},
+    pbr_functions::{apply_pbr_lighting, main_pass_post_lighting_processing},
+    mesh_view_bindings::view,
+}
+#import bevy_perlin_terrain::noise::{value_noise, fbm3}
+
+struct TerrainShading {
+    // Per layer (0 sea bed, 1–8 bands, 9 rock, 10 snow): linear RGB, roughness.
+    layers: array<vec4<f32>, 12>,
+    // Per layer: albedo array layer (-1 none), normal array layer (-1 none), repeats per metre.
+    textures: array<vec4<f32>, 12>,
+    // Lower edge of each band, metres above sea level.
+    band_edges: array<vec4<f32>, 2>,
+    // Sea level, band blend, band count, edge noise height.
+    heights: vec4<f32>,
+    // Rock slope, rock blend, edge noise slope, 1 / edge noise size.
+    slopes: vec4<f32>,
+    // Snow line, its blend, snow's maximum slope, its slope blend.
+    snow: vec4<f32>,
+    // Snow on, crease strength, height blend, textures on.
+    flags: vec4<f32>,
+    // Detail strength, 1 / detail size, fade distance.
+    detail: vec4<f32>,
+}
+
+@group(#{MATERIAL_BIND_GROUP}) @binding(100) var<uniform> shading: TerrainShading;
+@group(#{MATERIAL_BIND_GROUP}) @binding(101) var albedo_layers: texture_2d_array<f32>;
+@group(#{MATERIAL_BIND_GROUP}) @binding(102) var albedo_sampler: sampler;
+@group(#{MATERIAL_BIND_GROUP}) @binding(103) var normal_layers: texture_2d_array<f32>;
+@group(#{MATERIAL_BIND_GROUP}) @binding(104) var normal_sampler: sampler;
+
+const ROCK: u32 = 9u;
+const SNOW: u32 = 10u;
+
+// What one layer puts on the ground at a pixel.
+struct Ground {
+    albedo: vec3<f32>,
+    roughness: f32,
+    // Surface height for height blending, 0 to 1 (½ for an untextured layer).
+    height: f32,
+    // World-space tilt of the shading normal from the layer's normal map.
+    tilt: vec3<f32>,
+}
+
+// Where a pixel is, for sampling textures: position, its screen-space derivatives (textures
+// are sampled with explicit gradients, so sampling may sit in any branch), triplanar weights.
+struct Site {
+    p: vec3<f32>,
+    dpdx: vec3<f32>,
+    dpdy: vec3<f32>,
+    weights: vec3<f32>,
+    // Which of two differently placed copies of a texture shows from above (0 to 1), so that
+    // neither repeats visibly.
+    copy: f32,
+}
+
+// The second copy of a texture seen from above: rotated by 36°, 1 / 0.43 times as large, moved.
+const COPY_TURN = mat2x2<f32>(0.809, 0.588, -0.588, 0.809);
+const COPY_SCALE = 0.43;
+
+// A linear step from 0 at `middle - width/2` to 1 at `middle + width/2` (a hard step at 0 width).
+fn ramp(x: f32, middle: f32, width: f32) -> f32 {
+    if width <= 0.0 {
+        return select(0.0, 1.0, x >= middle);
+    }
+    return clamp((x - middle) / width + 0.5, 0.0, 1.0);
+}
+
+fn band_edge(k: u32) -> f32 {
+    return shading.band_edges[k / 4u][k % 4u];
+}
+
+// Triplanar weights: mostly the top projection, the side ones only where the ground is steep
+// (small weights are dropped, so flat ground samples once).
+fn triplanar_weights(n: vec3<f32>) -> vec3<f32> {
+    let w = max(pow(abs(n), vec3(4.0)) - vec3(0.02), vec3(0.0));
+    return w / (w.x + w.y + w.z);
+}
+
+fn sample_albedo(layer: i32, uv: vec2<f32>, dx: vec2<f32>, dy: vec2<f32>) -> vec4<f32> {
+    return textureSampleGrad(albedo_layers, albedo_sampler, uv, layer, dx, dy);
+}
+
+fn sample_tilt(layer: i32, uv: vec2<f32>, dx: vec2<f32>, dy: vec2<f32>) -> vec2<f32> {
+    return textureSampleGrad(normal_layers, normal_sampler, uv, layer, dx, dy).xy * 2.0 - 1.0;
+}
+
+// The albedo seen from above: the two copies, blended where `copy` is between 0 and 1.
+fn albedo_from_above(layer: i32, uv: vec2<f32>, dx: vec2<f32>, dy: vec2<f32>, copy: f32) -> vec4<f32> {
+    var c = vec4(0.0);
+    if copy < 1.0 { c += (1.0 - copy) * sample_albedo(layer, uv, dx, dy); }
+    if copy > 0.0 {
+        let m = COPY_SCALE * COPY_TURN;
+        c += copy * sample_albedo(layer, m * uv + vec2(0.37, 0.71), m * dx, m * dy);
+    }
+    return c;
+}
+
+fn tilt_from_above(layer: i32, uv: vec2<f32>, dx: vec2<f32>, dy: vec2<f32>, copy: f32) -> vec2<f32> {
+    var t = vec2(0.0);
+    if copy < 1.0 { t += (1.0 - copy) * sample_tilt(layer, uv, dx, dy); }
+    if copy > 0.0 {
+        let m = COPY_SCALE * COPY_TURN;
+        // The copy's tilt, turned back into the world's axes (the inverse turn).
+        t += copy * transpose(COPY_TURN) * sample_tilt(layer, m * uv + vec2(0.37, 0.71), m * dx, m * dy);
+    }
+    return t;
+}
+
+// Layer `k` at `site`: its flat colour, times its texture when it has one.
+fn layer(k: u32, site: Site) -> Ground {
+    let entry = shading.layers[k];
+    var ground = Ground(entry.rgb, entry.a, 0.5, vec3(0.0));
+    let texture = shading.textures[k];
+    if shading.flags.w == 0.0 || texture.x < 0.0 {
+        return ground;
+    }
+    let s = texture.z;
+    let w = site.weights;
+    let p = site.p * s;
+    let dx = site.dpdx * s;
+    let dy = site.dpdy * s;
+    let a = i32(texture.x);
+    var colour = vec4(0.0);
+    if w.y > 0.0 { colour += w.y * albedo_from_above(a, p.xz, dx.xz, dy.xz, site.copy); }
+    if w.x > 0.0 { colour += w.x * sample_albedo(a, p.zy, dx.zy, dy.zy); }
+    if w.z > 0.0 { colour += w.z * sample_albedo(a, p.xy, dx.xy, dy.xy); }
+    ground.albedo *= colour.rgb;
+    ground.height = colour.a;
+    let n = i32(texture.y);
+    if n >= 0 {
+        // Each projection's normal map tilts the normal along its own image axes.
+        if w.y > 0.0 { let t = tilt_from_above(n, p.xz, dx.xz, dy.xz, site.copy); ground.tilt += w.y * vec3(t.x, 0.0, t.y); }
+        if w.x > 0.0 { let t = sample_tilt(n, p.zy, dx.zy, dy.zy); ground.tilt += w.x * vec3(0.0, t.y, t.x); }
+        if w.z > 0.0 { let t = sample_tilt(n, p.xy, dx.xy, dy.xy); ground.tilt += w.z * vec3(t.x, t.y, 0.0); }
+    }
+    return ground;
+}
+
+// Value noise at `frequency` in the planes the ground faces (triplanar, like the textures): x
+// the value, yzw its gradient along the ground in world space.
+fn planar_noise(p: vec3<f32>, weights: vec3<f32>, frequency: f32) -> vec4<f32> {
+    let q = p * frequency;
+    var sum = vec4(0.0);
+    if weights.y > 0.0 { let n = value_noise(q.xz); sum += weights.y * vec4(n.x, n.y, 0.0, n.z); }
+    if weights.x > 0.0 { let n = value_noise(q.zy); sum += weights.x * vec4(n.x, 0.0, n.z, n.y); }
+    if weights.z > 0.0 { let n = value_noise(q.xy); sum += weights.z * vec4(n.x, n.y, n.z, 0.0); }
+    return sum;
+}
+
+// `a` to `b` by `t`; where both layers have height, the higher one shows first ("height
+// blending": stones poke through sand before the sand fades).
+fn blend(a: Ground, b: Ground, t: f32) -> Ground {
+    var s = t;
+    if shading.flags.z > 0.0 && t > 0.0 && t < 1.0 {
+        let depth = 0.2;
+        let ha = a.height + 1.0 - t;
+        let hb = b.height + t;
+        let top = max(ha, hb) - depth;
+        let wa = max(ha - top, 0.0);
+        let wb = max(hb - top, 0.0);
+        s = mix(t, wb / (wa + wb), shading.flags.z);
+    }
+    return Ground(
+        mix(a.albedo, b.albedo, s),
+        mix(a.roughness, b.roughness, s),
+        mix(a.height, b.height, s),
+        mix(a.tilt, b.tilt, s),
+    );
+}
+
+@fragment
+fn fragment(in: VertexOutput, @builtin(front_facing) is_front: bool) -> FragmentOutput {
+    var pbr_input = pbr_input_from_standard_material(in, is_front);
+    let p = in.world_position.xyz;
+    let normal = normalize(in.world_normal);
+    let copy = smoothstep(-0.25, 0.25, fbm3(p.xz * (1.0 / 11.0) + vec2(13.1, -4.7)).x);
+    let site = Site(p, dpdx(p), dpdy(p), triplanar_weights(normal), copy);
+
+    // Boundaries moved by two decorrelated noises: one for heights, one for slopes.
+    let edge = fbm3(p.xz * shading.slopes.w).x;
+    let edge2 = fbm3(p.zx * shading.slopes.w * 1.7 + vec2(41.0, 7.0)).x;
+    let above = p.y - shading.heights.x + edge * shading.heights.w;
+    let slope = 1.0 - normal.y + edge2 * shading.slopes.z;
+
+    // From the sea bed up, each band over its lower edge; then rock; then snow.
+    var ground = layer(0u, site);
+    let bands = u32(shading.heights.z);
+    for (var k = 0u; k < bands; k++) {
+        let t = ramp(above - band_edge(k), 0.0, shading.heights.y);
+        if t > 0.0 {
+            ground = blend(ground, layer(k + 1u, site), t);
+        }
+    }
+    let rock_blend = shading.slopes.y;
+    let rock = ramp(slope, shading.slopes.x - 0.5 * rock_blend, rock_blend);
+    if rock > 0.0 {
+        ground = blend(ground, layer(ROCK, site), rock);
+    }
+    if shading.flags.x > 0.0 {
+        let snow = ramp(above, shading.snow.x, shading.snow.y)
+            * (1.0 - ramp(slope, shading.snow.z, shading.snow.w));
+        if snow > 0.0 {
+            ground = blend(ground, layer(SNOW, site), snow);
+        }
+    }
+
+    // Erosion creases (0 ridge, ½ none, 1 gully): gullies darker and wetter, ridges lighter.
+    var albedo = ground.albedo;
+    var roughness = ground.roughness;
+#ifdef VERTEX_UVS_B
+    let crease = in.uv_b.x;
+    let strength = shading.flags.y;
+    let gully = smoothstep(0.55, 0.9, crease) * strength;
+    let ridge = smoothstep(0.45, 0.1, crease) * strength;
+    albedo *= 1.0 - 0.45 * gully;
+    albedo = mix(albedo, min(albedo * 1.4 + 0.02, vec3(1.0)), ridge);
+    roughness = mix(roughness, 0.45, gully);
+#endif
+
+    // The shore: wet (darker, glossier) ground just above and below the waterline.
+    let wet = 1.0 - smoothstep(0.0, 1.5, abs(p.y - shading.heights.x) - 0.3);
+    albedo *= 1.0 - 0.3 * wet;
+    roughness = mix(roughness, 0.3, wet);
+
+    // Close-up detail: octaves of bumps from `detail size` down, each fading out before its
+    // cells shrink below a few pixels, all fading out with distance; and broad variation that
+    // does not fade, so that no patch repeats at any distance.
+    let detail = shading.detail;
+    let fade = (1.0 - smoothstep(0.5 * detail.z, detail.z, length(view.world_position - p)))
+        * detail.x;
+    let footprint = max(length(site.dpdx), length(site.dpdy));
+    var frequency = detail.y;
+    var fine = vec4(0.0);
+    for (var octave = 0; octave < 4; octave++) {
+        let visible = 1.0 - smoothstep(0.15, 0.4, footprint * frequency);
+        if visible * fade > 0.0 {
+            let offset = vec3(f32(octave) * 19.7);
+            fine += visible * planar_noise(p + offset, site.weights, frequency);
+        }
+        frequency *= 2.6;
+    }
+    let broad = fbm3(p.xz * (1.0 / 23.0) + vec2(-3.1, 8.4)).x;
+    let hue = fbm3(p.zx * (1.0 / 9.0) + vec2(6.7, -2.2)).x * detail.x;
+    albedo *= (1.0 + 0.3 * (0.6 * fade * fine.x + detail.x * broad))
+        * vec3(1.0 + 0.25 * hue, 1.0 + 0.05 * hue, 1.0 - 0.3 * hue);
+
+    // The shading normal: the mesh's, tilted by the layers' normal maps and the detail bumps
+    // (twice as strong on rock).
+    let bumps = fine.yzw * 0.22 * fade * mix(1.0, 2.0, rock);
+    let tilt = ground.tilt - bumps;
+    pbr_input.N = normalize(normal + tilt - dot(tilt, normal) * normal);
+
+    pbr_input.material.base_color = vec4(clamp(albedo, vec3(0.0), vec3(1.0)), 1.0);
+    pbr_input.material.perceptual_roughness = clamp(roughness, 0.089, 1.0);
+    pbr_input.material.metallic = 0.0;
+
+    var out: FragmentOutput;
+    out.color = apply_pbr_lighting(pbr_input);
+    out.color = main_pass_post_lighting_processing(pbr_input, out.color);
+    return out;
+}

@@ -1,0 +1,88 @@
+// The water material's fragment shader: colour and transparency by the depth of water over the
+// ground (read from the depth prepass), small moving waves, Fresnel reflection of the sky, foam
+// along the shore; then Bevy's PBR lighting, fog and tonemapping.
+
+#import bevy_pbr::{
+    pbr_fragment::pbr_input_from_standard_material,
+    forward_io::{VertexOutput, FragmentOutput},
+    pbr_functions::{apply_pbr_lighting, main_pass_post_lighting_processing},
+    mesh_view_bindings::{view, globals},
+    view_transformations::{frag_coord_to_ndc, position_ndc_to_world},
+}
+#ifdef DEPTH_PREPASS
+#import bevy_pbr::prepass_utils::prepass_depth
+#endif
+#import bevy_perlin_terrain::noise::{value_noise, fbm3}
+
+struct WaterShading {
+    // Shallow colour, depth that looks deep (m).
+    shallow: vec4<f32>,
+    // Deep colour, foam width (m of depth).
+    deep: vec4<f32>,
+    // Reflected sky colour, wave strength.
+    sky: vec4<f32>,
+}
+
+@group(#{MATERIAL_BIND_GROUP}) @binding(100) var<uniform> shading: WaterShading;
+
+@fragment
+fn fragment(in: VertexOutput, @builtin(front_facing) is_front: bool) -> FragmentOutput {
+    var pbr_input = pbr_input_from_standard_material(in, is_front);
+    let p = in.world_position.xyz;
+    let t = globals.time;
+
+    // Metres of water between the surface and the ground behind it, along the vertical.
+    var depth = shading.shallow.w;
+#ifdef DEPTH_PREPASS
+    let d = prepass_depth(in.position, 0u);
+    if d > 0.0 {
+        let ground = position_ndc_to_world(frag_coord_to_ndc(vec4(in.position.xy, d, 1.0)));
+        depth = max(p.y - ground.y, 0.0);
+    } else {
+        depth = 1.0e4; // nothing behind: open sea
+    }
+#endif
+
+    // Waves: two noise layers drifting across each other, as a tilt of the normal that fades
+    // with distance (far water is a smooth mirror, without shimmer).
+    let distance = length(view.world_position - p);
+    let calm = 1.0 - smoothstep(60.0, 400.0, distance);
+    let w1 = value_noise(p.xz * 0.45 + vec2(0.31, 0.17) * t);
+    let w2 = value_noise(p.xz * 1.7 - vec2(0.23, -0.41) * t);
+    let tilt = (w1.yz * 0.45 + w2.yz * 0.25) * 0.3 * shading.sky.w * calm;
+    let n = normalize(vec3(-tilt.x, 1.0, -tilt.y));
+
+    // Colour and opacity by depth; a soft edge where the water thins to nothing.
+    let deep = shading.shallow.w;
+    let k = clamp(depth / deep, 0.0, 1.0);
+    var colour = mix(shading.shallow.rgb, shading.deep.rgb, sqrt(k));
+    var alpha = mix(0.35, 0.97, k) * smoothstep(0.0, 0.25, depth);
+
+    // Foam: a broken band along the shore.
+    let foam_width = shading.deep.w;
+    var foam = 0.0;
+    if foam_width > 0.0 {
+        let broken = fbm3(p.xz * 0.8 + vec2(0.2, 0.1) * t).x;
+        foam = (1.0 - smoothstep(0.0, foam_width, depth + 0.3 * foam_width * broken))
+            * smoothstep(0.0, 0.05, depth);
+        colour = mix(colour, vec3(0.85, 0.9, 0.92), foam);
+        alpha = max(alpha, 0.9 * foam);
+    }
+
+    // Fresnel (Schlick, F0 0.02): grazing views reflect the sky and see less of the water.
+    let v = normalize(view.world_position - p);
+    let fresnel = 0.02 + 0.98 * pow(1.0 - clamp(dot(n, v), 0.0, 1.0), 5.0);
+    alpha = mix(alpha, 1.0, fresnel * smoothstep(0.0, 0.25, depth));
+
+    pbr_input.N = n;
+    pbr_input.material.base_color = vec4(colour, alpha);
+    pbr_input.material.perceptual_roughness = mix(0.06, 0.7, foam);
+    pbr_input.material.metallic = 0.0;
+    // The sky, as light leaving the surface (not scaled by the camera's exposure).
+    pbr_input.material.emissive = vec4(shading.sky.rgb * fresnel * (1.0 - foam), 0.0);
+
+    var out: FragmentOutput;
+    out.color = apply_pbr_lighting(pbr_input);
+    out.color = main_pass_post_lighting_processing(pbr_input, out.color);
+    return out;
+}

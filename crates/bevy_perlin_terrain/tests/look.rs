@@ -1,0 +1,274 @@
+//! The look (with the `render` feature, headless): chunks get the terrain material, a change of
+//! colours rewrites the material and rebuilds nothing, the vertex-colour fallback carries its
+//! colours in the mesh, the sea follows the viewers, layer textures become texture arrays.
+
+#![cfg(feature = "render")]
+
+mod common;
+
+use bevy::mesh::Mesh;
+use bevy::prelude::*;
+use bevy_perlin_terrain::prelude::*;
+use bevy_perlin_terrain::{HeightBand, LayerTexture, TerrainShading, WaterMaterial};
+use common::*;
+
+/// A headless app with the material assets (no renderer: the materials are created and kept
+/// in step, nothing draws them).
+fn look_app(config: TerrainConfig, look: TerrainLook, viewer: Vec3) -> (App, Entity) {
+    let plugin = PerlinTerrainPlugin::from_config(config).with_look(look);
+    let (mut app, viewer) = app_with(plugin, "assets", viewer);
+    app.init_asset::<Image>()
+        .init_asset::<StandardMaterial>()
+        .init_asset::<TerrainMaterial>()
+        .init_asset::<WaterMaterial>();
+    (app, viewer)
+}
+
+fn shading(app: &App) -> TerrainShading {
+    let handle = &app.world().resource::<TerrainMaterials>().terrain;
+    let materials = app.world().resource::<Assets<TerrainMaterial>>();
+    materials
+        .get(handle)
+        .expect("the terrain material")
+        .extension
+        .shading
+}
+
+fn switch(app: &mut App, config: TerrainConfig) {
+    *app.world_mut().resource_mut::<TerrainConfigSource>() = TerrainConfigSource::Fixed(config);
+    for _ in 0..3 {
+        app.update();
+    }
+}
+
+fn generation(app: &App) -> u64 {
+    app.world().resource::<ActiveTerrainConfig>().generation()
+}
+
+#[test]
+fn chunks_get_the_terrain_material_and_a_change_of_colours_rebuilds_nothing() {
+    let config = small_config();
+    let (mut app, _) = look_app(
+        config.clone(),
+        TerrainLook::Material,
+        Vec3::new(0.0, 50.0, 0.0),
+    );
+    settle(&mut app);
+    let before = chunks(&mut app);
+    assert!(!before.is_empty());
+    let world = app.world_mut();
+    let mut q = world
+        .query_filtered::<(&Mesh3d, Option<&MeshMaterial3d<TerrainMaterial>>), With<TerrainChunk>>(
+        );
+    for (mesh, material) in q.iter(world) {
+        assert!(material.is_some(), "a chunk without the terrain material");
+        let mesh = world.resource::<Assets<Mesh>>().get(&mesh.0).unwrap();
+        assert!(
+            mesh.attribute(Mesh::ATTRIBUTE_COLOR).is_none(),
+            "the material look needs no vertex colours"
+        );
+    }
+    let s = shading(&app);
+    assert_eq!(
+        s.layers[2].truncate(),
+        Vec3::from(config.colours.bands[1].colour)
+    );
+    assert_eq!(s.heights.x, config.sea_level);
+    assert_eq!(s.flags.x, 1.0, "the default has snow");
+
+    // New colours, no snow, murkier water: the materials change, no chunk is rebuilt.
+    let generation_before = generation(&app);
+    drain::<ChunkRemeshed>(&mut app);
+    let mut changed = config.clone();
+    changed.colours.bands[1].colour = [0.5, 0.1, 0.1];
+    changed.colours.snow = None;
+    changed.water.as_mut().unwrap().shallow = [0.2, 0.2, 0.1];
+    switch(&mut app, changed);
+    let s = shading(&app);
+    assert_eq!(s.layers[2].truncate(), Vec3::new(0.5, 0.1, 0.1));
+    assert_eq!(s.flags.x, 0.0);
+    let water = &app.world().resource::<TerrainMaterials>().water;
+    let water = app
+        .world()
+        .resource::<Assets<WaterMaterial>>()
+        .get(water)
+        .unwrap();
+    assert_eq!(
+        water.extension.shading.shallow.truncate(),
+        Vec3::new(0.2, 0.2, 0.1)
+    );
+    assert_eq!(generation(&app), generation_before);
+    assert!(drain::<ChunkRemeshed>(&mut app).is_empty());
+    assert_eq!(chunks(&mut app), before);
+}
+
+#[test]
+fn the_vertex_colour_look_carries_colours_in_the_mesh_and_rebuilds_on_a_colour_change() {
+    let config = small_config();
+    let (mut app, _) = look_app(
+        config.clone(),
+        TerrainLook::VertexColours,
+        Vec3::new(0.0, 50.0, 0.0),
+    );
+    settle(&mut app);
+    let world = app.world_mut();
+    let mut q = world
+        .query_filtered::<(&Mesh3d, Option<&MeshMaterial3d<StandardMaterial>>), With<TerrainChunk>>(
+        );
+    for (mesh, material) in q.iter(world) {
+        assert!(material.is_some());
+        let mesh = world.resource::<Assets<Mesh>>().get(&mesh.0).unwrap();
+        assert!(mesh.attribute(Mesh::ATTRIBUTE_COLOR).is_some());
+    }
+    let generation_before = generation(&app);
+    let mut changed = config;
+    changed.colours.rock = [0.9, 0.0, 0.0];
+    switch(&mut app, changed);
+    assert_eq!(generation(&app), generation_before + 1);
+    settle(&mut app);
+}
+
+#[test]
+fn the_sea_follows_the_viewers_at_sea_level_and_goes_with_the_water() {
+    let config = small_config();
+    let (mut app, viewer) = look_app(
+        config.clone(),
+        TerrainLook::Material,
+        Vec3::new(10.0, 50.0, -20.0),
+    );
+    settle(&mut app);
+    let sea = |app: &mut App| {
+        let world = app.world_mut();
+        let mut q = world.query_filtered::<(&Transform, &ChildOf), With<TerrainWater>>();
+        let found: Vec<_> = q.iter(world).map(|(t, c)| (*t, c.parent())).collect();
+        found
+    };
+    let root = app.world().resource::<ChunkRegistry>().root().unwrap();
+    let [(place, parent)] = sea(&mut app)[..] else {
+        panic!("one sea surface")
+    };
+    assert_eq!(parent, root);
+    assert_eq!(place.translation.y, config.sea_level);
+    assert!(place.translation.xz().distance(Vec2::new(10.0, -20.0)) <= config.chunk_size);
+    // It reaches past the view distance all round.
+    assert!(place.scale.x / 2.0 >= config.view_distance + config.chunk_size);
+
+    // The viewer flies 2 km: the sea comes along.
+    app.world_mut()
+        .get_mut::<Transform>(viewer)
+        .unwrap()
+        .translation = Vec3::new(2010.0, 50.0, 0.0);
+    settle(&mut app);
+    let [(place, _)] = sea(&mut app)[..] else {
+        panic!("one sea surface")
+    };
+    assert!(place.translation.xz().distance(Vec2::new(2010.0, 0.0)) <= config.chunk_size);
+
+    // No water in the config: no sea surface.
+    switch(
+        &mut app,
+        TerrainConfig {
+            water: None,
+            ..config
+        },
+    );
+    assert!(sea(&mut app).is_empty());
+}
+
+/// A `side`² RGBA8 image of one colour, kept in the main world.
+fn flat_image(side: u32, rgba: [u8; 4]) -> Image {
+    use bevy::asset::RenderAssetUsages;
+    use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
+    Image::new_fill(
+        Extent3d {
+            width: side,
+            height: side,
+            depth_or_array_layers: 1,
+        },
+        TextureDimension::D2,
+        &rgba,
+        TextureFormat::Rgba8UnormSrgb,
+        RenderAssetUsages::MAIN_WORLD | RenderAssetUsages::RENDER_WORLD,
+    )
+}
+
+fn texture(albedo: &str) -> Option<LayerTexture> {
+    Some(LayerTexture {
+        albedo: albedo.into(),
+        normal: None,
+        size: 2.0,
+    })
+}
+
+#[test]
+fn layer_textures_registered_in_code_become_layers_of_one_mipmapped_array() {
+    let mut config = small_config();
+    config.colours.bands = vec![
+        HeightBand {
+            texture: texture("sand"),
+            ..HeightBand::new(5.0, [1.0; 3])
+        },
+        HeightBand {
+            texture: texture("grass"),
+            ..HeightBand::new(1e9, [1.0; 3])
+        },
+    ];
+    config.colours.rock_texture = texture("sand");
+    let (mut app, _) = look_app(
+        config.clone(),
+        TerrainLook::Material,
+        Vec3::new(0.0, 50.0, 0.0),
+    );
+    let images = [
+        flat_image(8, [200, 180, 120, 255]),
+        flat_image(8, [40, 90, 20, 128]),
+    ];
+    let [sand, grass] = images.map(|i| app.world_mut().resource_mut::<Assets<Image>>().add(i));
+    let mut textures = app.world_mut().resource_mut::<TerrainTextures>();
+    textures.insert("sand", sand);
+    textures.insert("grass", grass.clone());
+    for _ in 0..5 {
+        app.update();
+    }
+    let terrain = app.world().resource::<TerrainMaterials>().terrain.clone();
+    let materials = app.world().resource::<Assets<TerrainMaterial>>();
+    let extension = &materials.get(&terrain).unwrap().extension;
+    let array = app
+        .world()
+        .resource::<Assets<Image>>()
+        .get(extension.albedo.as_ref().expect("an albedo array"))
+        .expect("the array image");
+    assert_eq!(array.texture_descriptor.size.depth_or_array_layers, 2);
+    assert_eq!(array.texture_descriptor.mip_level_count, 4);
+    // 8² + 4² + 2² + 1² texels per layer, 4 bytes each; layer 1's first texel is grass.
+    let per_layer = (64 + 16 + 4 + 1) * 4;
+    let data = array.data.as_ref().unwrap();
+    assert_eq!(data.len(), 2 * per_layer);
+    assert_eq!(&data[per_layer..per_layer + 4], &[40, 90, 20, 128]);
+    // Sand (bands[0] and rock) is array layer 0, grass layer 1; 2 m per repeat.
+    let s = extension.shading;
+    assert_eq!(
+        (s.textures[1].x, s.textures[2].x, s.textures[9].x),
+        (0.0, 1.0, 0.0)
+    );
+    assert_eq!(s.textures[1].y, -1.0, "no normal map");
+    assert_eq!(s.textures[1].z, 0.5);
+    assert_eq!(s.flags.w, 1.0);
+
+    // A grass image of another size: reported, and every layer falls back to its colour.
+    let other = app
+        .world_mut()
+        .resource_mut::<Assets<Image>>()
+        .add(flat_image(16, [0; 4]));
+    app.world_mut()
+        .resource_mut::<TerrainTextures>()
+        .insert("grass", other);
+    for _ in 0..5 {
+        app.update();
+    }
+    let materials = app.world().resource::<Assets<TerrainMaterial>>();
+    let extension = &materials.get(&terrain).unwrap().extension;
+    assert!(extension.albedo.is_none());
+    assert_eq!(extension.shading.textures[2].x, -1.0);
+    assert_eq!(extension.shading.flags.w, 0.0);
+}
