@@ -13,12 +13,15 @@
 //! `out.png` and exits 0; it exits 1 if no terrain chunk appeared within its time limit.
 //! `TERRAIN_LOOK=vertex-colours` shades the terrain with the vertex-colour fallback.
 //! `TERRAIN_SHOT=closeup` lands the camera 2 m above the ground at the end of the path first,
-//! looking downhill.
+//! looking downhill. `TERRAIN_COMPARE_SCATTER=1` logs the frame time with the scatter instances
+//! hidden, then shown.
+//!
+//! The presets' scatter layers (`trees`, `rocks`, `grass`, `shrubs`) are drawn with meshes made
+//! here from Bevy primitives, registered in [`ScatterLooks`]; G hides or shows them.
 
 use bevy::camera::Hdr;
 use bevy::camera_controller::free_camera::{FreeCamera, FreeCameraPlugin};
 use bevy::diagnostic::{DiagnosticsStore, FrameTimeDiagnosticsPlugin};
-use bevy::light::CascadeShadowConfigBuilder;
 use bevy::prelude::*;
 use bevy::window::WindowResolution;
 use bevy_perlin_terrain::prelude::*;
@@ -75,10 +78,17 @@ fn main() -> AppExit {
         ..default()
     })
     .insert_resource(Preset(preset))
-    .add_systems(Startup, setup)
+    .add_systems(Startup, (setup, support::scatter_looks))
     .add_systems(
         Update,
-        (switch_preset, follow_config, keep_above_ground, update_hud).after(TerrainSystems::Upload),
+        (
+            switch_preset,
+            toggle_scatter,
+            follow_config,
+            keep_above_ground,
+            update_hud,
+        )
+            .after(TerrainSystems::Upload),
     );
     if let Some(path) = screenshot {
         let closeup = std::env::var("TERRAIN_SHOT").is_ok_and(|s| s == "closeup");
@@ -123,20 +133,7 @@ fn setup(mut commands: Commands, screenshot: Option<Res<ScreenshotRun>>) {
         // Software rendering: multisampling would only slow it down.
         camera.insert(Msaa::Off);
     }
-    commands.spawn((
-        DirectionalLight {
-            illuminance: 11_000.0,
-            shadow_maps_enabled: true,
-            ..default()
-        },
-        Transform::from_xyz(0.0, 0.0, 0.0).looking_to(Vec3::new(-0.6, -0.55, -0.4), Vec3::Y),
-        CascadeShadowConfigBuilder {
-            first_cascade_far_bound: 80.0,
-            maximum_distance: 900.0,
-            ..default()
-        }
-        .build(),
-    ));
+    commands.spawn(support::sun(80.0, 900.0));
     commands.spawn((
         Hud,
         Text::new(""),
@@ -168,6 +165,26 @@ fn switch_preset(
     {
         preset.0 = index;
         *source = TerrainConfigSource::Path(preset_path(index));
+    }
+}
+
+/// G hides or shows every scattered instance (and those that appear while hidden).
+fn toggle_scatter(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut shown: Local<Option<bool>>,
+    mut instances: Query<(&mut Visibility, Ref<ScatterInstance>)>,
+) {
+    let shown = shown.get_or_insert(true);
+    let toggled = keys.just_pressed(KeyCode::KeyG);
+    *shown ^= toggled;
+    for (mut visibility, instance) in &mut instances {
+        if toggled || (!*shown && instance.is_added()) {
+            *visibility = if *shown {
+                Visibility::Inherited
+            } else {
+                Visibility::Hidden
+            };
+        }
     }
 }
 
@@ -207,6 +224,7 @@ fn keep_above_ground(
 fn update_hud(
     diagnostics: Res<DiagnosticsStore>,
     registry: Res<ChunkRegistry>,
+    scatter: Res<ScatterRegistry>,
     preset: Res<Preset>,
     camera: Single<&Transform, With<Camera3d>>,
     mut hud: Single<&mut Text, With<Hud>>,
@@ -217,9 +235,10 @@ fn update_hud(
         .unwrap_or(0.0);
     let p = camera.translation;
     hud.0 = format!(
-        "{fps:.0} fps   chunks {}   tasks {}\nposition {:.0}, {:.0}, {:.0}   preset {} ({}/4)\nWASD fly | E/Q up/down | Shift fast | wheel speed | right mouse or M look | 1-4 presets",
+        "{fps:.0} fps   chunks {}   tasks {}   scattered {}\nposition {:.0}, {:.0}, {:.0}   preset {} ({}/4)\nWASD fly | E/Q up/down | Shift fast | wheel speed | right mouse or M look | 1-4 presets | G scatter",
         registry.loaded_count(),
         registry.tasks_in_flight(),
+        scatter.instance_count(),
         p.x,
         p.y,
         p.z,
@@ -242,6 +261,7 @@ impl ScriptedFlight {
 
 fn fly_script(
     mut script: ResMut<ScriptedFlight>,
+    instances: Query<(&GlobalTransform, &ScatterInstance)>,
     mut run: ResMut<ScreenshotRun>,
     sampler: Option<Res<TerrainSampler>>,
     mut camera: Single<&mut Transform, With<Camera3d>>,
@@ -256,8 +276,22 @@ fn fly_script(
         return;
     }
     if script.closeup {
-        // Downhill where the ground slopes, so the view is not into a slope.
+        // Downhill where the ground slopes, so the view is not into a slope, and in a clearing:
+        // ahead along the path to the first spot without a tree or rock within 6 m.
         let Some(sampler) = sampler else { return };
+        let forward = camera.forward().with_y(0.0).normalize_or(Vec3::NEG_Z);
+        let start = camera.translation;
+        let blocked = |p: Vec3| {
+            instances
+                .iter()
+                .any(|(t, i)| i.layer != "grass" && t.translation().xz().distance(p.xz()) < 6.0)
+        };
+        if let Some(clear) = (0..60)
+            .map(|k| start + forward * (k as f32 * 4.0))
+            .find(|&p| !blocked(p))
+        {
+            camera.translation = clear;
+        }
         let p = camera.translation;
         let (ground, normal) = sampler.height_and_normal(p.x as f64, p.z as f64);
         let forward = camera.forward().with_y(0.0).normalize_or(Vec3::NEG_Z);

@@ -11,7 +11,6 @@
 
 use bevy::asset::RenderAssetUsages;
 use bevy::camera_controller::free_camera::{FreeCamera, FreeCameraPlugin};
-use bevy::light::CascadeShadowConfigBuilder;
 use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use bevy_perlin_terrain::perlin_core::{NoiseTables, perlin4};
@@ -257,18 +256,5 @@ fn setup(mut commands: Commands, sampler: Res<TerrainSampler>) {
             ..default()
         },
     ));
-    commands.spawn((
-        DirectionalLight {
-            illuminance: 11_000.0,
-            shadow_maps_enabled: true,
-            ..default()
-        },
-        Transform::default().looking_to(Vec3::new(-0.6, -0.55, -0.4), Vec3::Y),
-        CascadeShadowConfigBuilder {
-            first_cascade_far_bound: 60.0,
-            maximum_distance: 800.0,
-            ..default()
-        }
-        .build(),
-    ));
+    commands.spawn(support::sun(60.0, 800.0));
 }

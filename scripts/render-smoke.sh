@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Renders every preset with the fly example's screenshot mode under Xvfb (software Vulkan) and
 # fails unless each picture shows terrain. Installs xvfb and mesa-vulkan-drivers when missing.
-# Usage: scripts/render-smoke.sh [SHOT...], a shot being PRESET or PRESET:closeup (default: the four
-# presets from the air, and the default and dunes presets from 2 m above the ground).
+# Usage: scripts/render-smoke.sh [SHOT...], a shot being [EXAMPLE/]PRESET[:closeup], the example
+# `fly` unless named (default: the four presets from the air, the default and dunes presets from
+# 2 m above the ground, and the walk example on the default preset with its 100 balls).
 # Builds the example in the dev profile, as the tests are, so CI compiles Bevy once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,19 +30,21 @@ out="${RENDER_SMOKE_OUT:-$CARGO_TARGET_DIR/render-smoke}"
 mkdir -p "$out"
 status=0
 shots=("$@")
-((${#shots[@]})) || shots=(default islands alps dunes default:closeup dunes:closeup)
+((${#shots[@]})) || shots=(default islands alps dunes default:closeup dunes:closeup walk/default)
 for shot in "${shots[@]}"; do
+  example=fly
+  if [[ $shot == */* ]]; then example=${shot%%/*}; shot=${shot#*/}; fi
   preset=${shot%%:*}
   kind=${shot#"$preset"}; kind=${kind#:}
-  name=$preset${kind:+-$kind}
+  name=$([ "$example" = fly ] && echo "$preset${kind:+-$kind}" || echo "$example-$preset${kind:+-$kind}")
   rm -f "$out/$name.png"
   start=$(date +%s)
   if TERRAIN_PRESET=$preset TERRAIN_SHOT=$kind TERRAIN_SCREENSHOT="$out/$name.png" \
-      timeout 600 xvfb-run -a -s "-screen 0 1280x720x24" "$CARGO_TARGET_DIR/debug/examples/fly" >"$out/$name.log" 2>&1; then
+      timeout 600 xvfb-run -a -s "-screen 0 1280x720x24" "$CARGO_TARGET_DIR/debug/examples/$example" >"$out/$name.log" 2>&1; then
     echo "$name: rendered in $(( $(date +%s) - start )) s"
     python3 scripts/check_screenshot.py "$out/$name.png" || status=1
   else
-    echo "$name: the fly example failed; its last lines:"; tail -20 "$out/$name.log"; status=1
+    echo "$name: the $example example failed; its last lines:"; tail -20 "$out/$name.log"; status=1
   fi
 done
 exit $status

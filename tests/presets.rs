@@ -1,5 +1,6 @@
 //! The shipped presets: every one parses and validates, each is a different terrain, the default
-//! preset is the built-in default, and none repeats within 10⁷ m.
+//! preset is the built-in default plus scatter layers, each has scatter layers that suit it, and
+//! none repeats within 10⁷ m.
 
 use bevy_perlin_terrain::config::parse_config;
 use bevy_perlin_terrain::perlin_core::{FractalMode, NoiseTables};
@@ -34,10 +35,37 @@ fn every_preset_loads_and_they_differ() {
 }
 
 #[test]
-fn the_default_preset_is_the_built_in_default() {
+fn the_default_preset_is_the_built_in_default_with_things_on_it() {
     // `PerlinTerrainPlugin::default()` and `assets/terrain/default.terrain.ron` show the same
-    // land: every field, not a sample of them.
-    assert_eq!(load("default"), TerrainConfig::default());
+    // land: every field, not a sample of them. The preset adds scatter layers (the built-in
+    // default scatters nothing: a game registers looks for the layers it asks for).
+    let preset = load("default");
+    assert!(!preset.scatter.is_empty());
+    assert_eq!(
+        TerrainConfig {
+            scatter: Vec::new(),
+            ..preset
+        },
+        TerrainConfig::default()
+    );
+}
+
+#[test]
+fn each_preset_scatters_what_suits_it() {
+    let names = |preset: &str| -> Vec<String> {
+        load(preset).scatter.into_iter().map(|l| l.name).collect()
+    };
+    for preset in ["default", "islands", "alps"] {
+        for layer in ["trees", "rocks", "grass"] {
+            assert!(
+                names(preset).iter().any(|n| n == layer),
+                "{preset}: {layer}"
+            );
+        }
+    }
+    // No trees in the sand sea.
+    assert!(!names("dunes").iter().any(|n| n == "trees"));
+    assert!(!names("dunes").is_empty());
 }
 
 #[test]

@@ -1,4 +1,5 @@
-//! What the examples share: screenshot mode, for the render test.
+//! What the examples share: screenshot mode, for the render test, and the looks of the
+//! presets' scatter layers.
 //!
 //! With `TERRAIN_SCREENSHOT=out.png` set, [`ScreenshotPlugin`] raises the streaming budgets
 //! (software rendering runs at a few frames per second), waits until the example releases it
@@ -7,10 +8,30 @@
 
 #![allow(dead_code, reason = "each example uses a part")]
 
+use bevy::light::CascadeShadowConfigBuilder;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use bevy_perlin_terrain::prelude::*;
 use std::time::{Duration, Instant};
+
+/// The examples' sun: low from the north-east, with shadows out to `maximum_distance` metres
+/// (the first cascade to `first_cascade_far_bound`).
+pub fn sun(first_cascade_far_bound: f32, maximum_distance: f32) -> impl Bundle {
+    (
+        DirectionalLight {
+            illuminance: 11_000.0,
+            shadow_maps_enabled: true,
+            ..default()
+        },
+        Transform::default().looking_to(Vec3::new(-0.6, -0.55, -0.4), Vec3::Y),
+        CascadeShadowConfigBuilder {
+            first_cascade_far_bound,
+            maximum_distance,
+            ..default()
+        }
+        .build(),
+    )
+}
 
 /// The screenshot path from `TERRAIN_SCREENSHOT`, if set.
 pub fn screenshot_path() -> Option<String> {
@@ -51,6 +72,11 @@ pub struct ScreenshotRun {
     taken: Option<Instant>,
     /// Frame times (seconds) while settled, for the log.
     frame_times: Vec<f32>,
+    /// `TERRAIN_COMPARE_SCATTER` is set: first time the settled frames with the scatter
+    /// instances hidden, then shown (the picture), and log both medians.
+    compare_scatter: bool,
+    /// The median frame time with the instances hidden, once measured.
+    without_scatter: Option<f32>,
 }
 
 impl ScreenshotRun {
@@ -64,6 +90,8 @@ impl ScreenshotRun {
             settled_frames: 0,
             taken: None,
             frame_times: Vec::new(),
+            compare_scatter: std::env::var_os("TERRAIN_COMPARE_SCATTER").is_some(),
+            without_scatter: None,
         }
     }
 
@@ -121,6 +149,8 @@ fn take_screenshot(
     mut commands: Commands,
     mut run: ResMut<ScreenshotRun>,
     registry: Res<ChunkRegistry>,
+    scatter: Res<ScatterRegistry>,
+    mut instances: Query<&mut Visibility, With<ScatterInstance>>,
     time: Res<Time<Real>>,
     mut exit: MessageWriter<AppExit>,
 ) {
@@ -148,7 +178,13 @@ fn take_screenshot(
     if run.hold && !timed_out {
         return;
     }
-    let ready = registry.is_settled() && registry.loaded_count() > 0;
+    let ready = registry.is_settled() && scatter.is_settled() && registry.loaded_count() > 0;
+    let comparing = run.compare_scatter && run.without_scatter.is_none();
+    if ready && comparing && run.settled_frames == 0 {
+        for mut v in &mut instances {
+            *v = Visibility::Hidden;
+        }
+    }
     run.settled_frames = if ready { run.settled_frames + 1 } else { 0 };
     if ready {
         run.frame_times.push(time.delta_secs());
@@ -159,16 +195,135 @@ fn take_screenshot(
     if run.settled_frames >= 10 || timed_out {
         let mut times = std::mem::take(&mut run.frame_times);
         times.sort_by(f32::total_cmp);
-        if let Some(median) = times.get(times.len() / 2) {
+        let median = times.get(times.len() / 2).copied();
+        if let Some(median) = median {
             info!(
-                "median frame time over the last {} settled frames: {:.1} ms",
+                "median frame time over the last {} settled frames{}: {:.1} ms ({} scatter instances)",
                 times.len(),
-                median * 1000.0
+                if comparing {
+                    " with the scatter hidden"
+                } else {
+                    ""
+                },
+                median * 1000.0,
+                scatter.instance_count(),
             );
+        }
+        if comparing && !timed_out {
+            run.without_scatter = Some(median.unwrap_or(f32::NAN));
+            run.settled_frames = 0;
+            for mut v in &mut instances {
+                *v = Visibility::Inherited;
+            }
+            return;
         }
         commands
             .spawn(Screenshot::primary_window())
             .observe(save_to_disk(run.path.clone()));
         run.taken = Some(Instant::now());
     }
+}
+
+/// The looks of the presets' scatter layers, from Bevy primitives with vertex colours: one
+/// mesh and one material per layer, so each layer draws in batches.
+pub fn scatter_looks(
+    mut looks: ResMut<ScatterLooks>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+) {
+    /// `mesh` painted `colour` (linear RGB) and moved by `offset`.
+    fn painted(mesh: impl Into<Mesh>, colour: [f32; 3], offset: Vec3) -> Mesh {
+        let mesh: Mesh = mesh.into();
+        let n = mesh.count_vertices();
+        let [r, g, b] = colour;
+        mesh.translated_by(offset)
+            .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, vec![[r, g, b, 1.0]; n])
+    }
+    /// The union of `parts`.
+    fn merged(parts: Vec<Mesh>) -> Mesh {
+        let mut parts = parts.into_iter();
+        let mut mesh = parts.next().unwrap_or_else(|| Mesh::from(Sphere::new(0.1)));
+        for part in parts {
+            if let Err(e) = mesh.merge(&part) {
+                warn!("scatter mesh: {e}");
+            }
+        }
+        mesh
+    }
+    // A conifer: a trunk and two stacked cones, 8 m tall at scale 1.
+    let trunk = Cylinder::new(0.18, 2.0).mesh().resolution(6);
+    let tree = merged(vec![
+        painted(trunk, [0.12, 0.07, 0.03], Vec3::Y * 1.0),
+        painted(
+            Cone::new(1.6, 4.5).mesh().resolution(8),
+            [0.03, 0.10, 0.03],
+            Vec3::Y * 3.6,
+        ),
+        painted(
+            Cone::new(1.1, 3.0).mesh().resolution(8),
+            [0.04, 0.13, 0.035],
+            Vec3::Y * 5.9,
+        ),
+    ]);
+    // A rock: a flattened icosphere, its lower part under the ground.
+    let rock = painted(
+        Sphere::new(0.7)
+            .mesh()
+            .ico(1)
+            .unwrap_or_else(|_| Sphere::new(0.7).mesh().uv(8, 6)),
+        [0.20, 0.19, 0.17],
+        Vec3::ZERO,
+    )
+    .scaled_by(Vec3::new(1.2, 0.6, 0.9));
+    // A grass tuft: three thin leaning blades.
+    let blade = |angle: f32| {
+        let lean = Quat::from_rotation_y(angle) * Quat::from_rotation_z(0.35);
+        painted(
+            Cone::new(0.05, 0.6).mesh().resolution(3),
+            [0.05, 0.16, 0.03],
+            Vec3::ZERO,
+        )
+        .translated_by(Vec3::Y * 0.3)
+        .rotated_by(lean)
+    };
+    let grass = merged(vec![blade(0.0), blade(2.1), blade(4.2)]);
+    // A dry shrub: a few squashed olive balls.
+    let shrub = merged(
+        [(0.0, 0.0, 0.6), (0.4, 0.2, 0.45), (-0.35, -0.25, 0.5)]
+            .into_iter()
+            .map(|(x, z, r)| {
+                painted(
+                    Sphere::new(r)
+                        .mesh()
+                        .ico(1)
+                        .unwrap_or_else(|_| Sphere::new(r).mesh().uv(8, 6)),
+                    [0.16, 0.15, 0.06],
+                    Vec3::new(x, r * 0.6, z),
+                )
+            })
+            .collect(),
+    );
+    let mut material = |roughness: f32, double_sided: bool| {
+        materials.add(StandardMaterial {
+            base_color: Color::WHITE,
+            perceptual_roughness: roughness,
+            double_sided,
+            cull_mode: if double_sided {
+                None
+            } else {
+                Some(bevy::render::render_resource::Face::Back)
+            },
+            ..default()
+        })
+    };
+    let (foliage, stone, blades) = (
+        material(0.9, false),
+        material(0.85, false),
+        material(0.8, true),
+    );
+    looks
+        .insert_mesh("trees", meshes.add(tree), foliage.clone())
+        .insert_mesh("rocks", meshes.add(rock), stone)
+        .insert_mesh("grass", meshes.add(grass), blades)
+        .insert_mesh("shrubs", meshes.add(shrub), foliage);
 }

@@ -17,17 +17,19 @@
 //! `cargo bench -p bevy_perlin_terrain --no-default-features --bench chunk` (release, without
 //! the renderer), or `cargo bench --profile dev --workspace --bench chunk`.
 
+mod support;
+
 use bevy::asset::RenderAssetUsages;
 use bevy::math::IVec2;
 use bevy::mesh::{Indices, Mesh, PrimitiveTopology};
 use bevy_perlin_terrain::TerrainConfig;
 use bevy_perlin_terrain::chunk::{ChunkJob, build_chunk_mesh};
-use bevy_perlin_terrain::config::parse_config;
 use bevy_perlin_terrain::perlin_core::{Erosion, Fbm, NoiseTables};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use noise::{MultiFractal, NoiseFn};
 use std::hint::black_box;
 use std::sync::Arc;
+use support::preset;
 
 const FREQUENCY: f64 = 1.0 / 256.0;
 
@@ -199,16 +201,6 @@ fn chunk(c: &mut Criterion) {
         );
     }
     group.finish();
-}
-
-/// A shipped preset, parsed as the plugin would.
-fn preset(name: &str) -> TerrainConfig {
-    let path = format!(
-        "{}/../../assets/terrain/{name}.terrain.ron",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    parse_config(&path, &bytes).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// `config` with its noise replaced by plain Perlin FBM of the same octaves and frequency (and

@@ -22,10 +22,13 @@
 //! (`stream/`) → each chunk's heights, exact normals and mesh, off the main thread (`chunk/`,
 //! through `ground.rs`, the one code path from noise to ground that the sampler shares) → chunk
 //! entities with [`TerrainChunk`] and `Mesh3d` under one [`TerrainRoot`] → their material and
-//! the sea surface (`render/`).
+//! the sea surface (`render/`); the scatter layers' instances under their chunks, placed off
+//! the main thread from the sampler's exact ground (`scatter/`); with the `avian` feature, heightfield colliders on the chunks
+//! around every `TerrainCollider` body, built from the same samples (`collider/`).
 //!
-//! Everything a game uses is re-exported here and in [`prelude`]; [`chunk`] and [`config`] are
-//! public for tools that build chunks or parse configs without an `App`.
+//! Everything a game uses is re-exported here and in [`prelude`]; [`chunk`], `collider`,
+//! [`scatter`] and [`config`] are public for tools that build chunks, colliders or placements,
+//! or parse configs, without an `App`.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -33,21 +36,27 @@
 #![allow(clippy::too_many_arguments, clippy::type_complexity)]
 
 pub mod chunk;
+#[cfg(feature = "avian")]
+pub mod collider;
 pub mod config;
 mod ground;
 mod plugin;
 #[cfg(feature = "render")]
 mod render;
 mod sampler;
+pub mod scatter;
 mod state;
 mod stream;
 
 pub use perlin_core;
 
 pub use chunk::{ChunkCoord, TerrainChunk};
+#[cfg(feature = "avian")]
+pub use collider::{TerrainChunkCollider, TerrainCollider, TerrainColliders};
 pub use config::{
-    ConfigChanges, ConfigError, EdgeNoise, GroundDetail, HeightBand, LayerTexture, Snow,
-    TerrainColours, TerrainConfig, TerrainConfigLoadError, TerrainConfigSource, Water,
+    Collision, ConfigChanges, ConfigError, EdgeNoise, GroundDetail, HeightBand, LayerTexture,
+    ScatterLayer, Snow, SoftRange, TerrainColours, TerrainConfig, TerrainConfigLoadError,
+    TerrainConfigSource, Water,
 };
 pub use plugin::{PerlinTerrainPlugin, TerrainLook, TerrainSystems};
 #[cfg(feature = "render")]
@@ -56,6 +65,7 @@ pub use render::{
     TerrainWater, WaterMaterial, WaterMaterialExtension, WaterShading,
 };
 pub use sampler::TerrainSampler;
+pub use scatter::{ScatterInstance, ScatterLook, ScatterLooks, ScatterRegistry, ScatterSpawned};
 pub use state::{ActiveTerrainConfig, TerrainTables};
 pub use stream::{
     ChunkDespawned, ChunkInfo, ChunkRegistry, ChunkRemeshed, ChunkSpawned, TerrainRoot,
@@ -66,9 +76,12 @@ pub use stream::{
 pub mod prelude {
     pub use crate::{
         ActiveTerrainConfig, ChunkDespawned, ChunkInfo, ChunkRegistry, ChunkRemeshed, ChunkSpawned,
-        PerlinTerrainPlugin, TerrainChunk, TerrainConfig, TerrainConfigSource, TerrainLook,
-        TerrainRoot, TerrainSampler, TerrainSystems, TerrainViewer,
+        PerlinTerrainPlugin, ScatterInstance, ScatterLooks, ScatterRegistry, ScatterSpawned,
+        TerrainChunk, TerrainConfig, TerrainConfigSource, TerrainLook, TerrainRoot, TerrainSampler,
+        TerrainSystems, TerrainViewer,
     };
+    #[cfg(feature = "avian")]
+    pub use crate::{TerrainChunkCollider, TerrainCollider, TerrainColliders};
     #[cfg(feature = "render")]
     pub use crate::{TerrainMaterial, TerrainMaterials, TerrainTextures, TerrainWater};
 }

@@ -2,6 +2,7 @@
 
 use crate::config::{TerrainConfig, TerrainConfigPlugin, TerrainConfigSource};
 use crate::sampler::TerrainSampler;
+use crate::scatter::TerrainScatterPlugin;
 use crate::stream::TerrainStreamingPlugin;
 use bevy::prelude::*;
 
@@ -17,6 +18,12 @@ pub enum TerrainSystems {
     /// Turns finished meshes into chunk entities, within the per-frame budget. After it, this
     /// frame's chunks exist.
     Upload,
+    /// Keeps physics colliders around `TerrainCollider` entities (the `avian` feature): plans,
+    /// builds and places them. After it, every body has ground under it for the next physics
+    /// steps.
+    Colliders,
+    /// Places the scatter layers on the chunks in view and spawns their instances.
+    Scatter,
     /// Gives new chunks their look (material) and keeps it in step with the config.
     Look,
 }
@@ -90,6 +97,8 @@ impl Plugin for PerlinTerrainPlugin {
                 TerrainSystems::Config,
                 TerrainSystems::Stream,
                 TerrainSystems::Upload,
+                TerrainSystems::Colliders,
+                TerrainSystems::Scatter,
                 TerrainSystems::Look,
             )
                 .chain(),
@@ -101,8 +110,11 @@ impl Plugin for PerlinTerrainPlugin {
                 colours_in_mesh: self.look == TerrainLook::VertexColours,
             },
             TerrainStreamingPlugin,
+            TerrainScatterPlugin,
         ));
         #[cfg(feature = "render")]
         app.add_plugins(crate::render::TerrainRenderPlugin { look: self.look });
+        #[cfg(feature = "avian")]
+        app.add_plugins(crate::collider::TerrainColliderPlugin);
     }
 }

@@ -38,7 +38,7 @@ impl TerrainSampler {
 
     /// Height, unit normal and crease mask at `(x, z)`; flat ground at 0 if the position cannot
     /// be sampled (never for finite coordinates).
-    fn sample(&self, x: f64, z: f64) -> (f32, Vec3, f32) {
+    pub(crate) fn sample(&self, x: f64, z: f64) -> (f32, Vec3, f32) {
         let spec = GridSpec::new([x, z], 1.0, [1, 1]);
         with_thread_samples(|samples| {
             let filled = samples.fill(&self.tables, &self.noise, self.height_scale, &spec);

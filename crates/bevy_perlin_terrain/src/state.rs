@@ -88,6 +88,7 @@ pub(crate) fn next_state(
                     mesh: true,
                     look: true,
                     streaming: true,
+                    scatter: true,
                 },
             },
         };

@@ -1,6 +1,6 @@
 //! Building one chunk's mesh buffers from the noise, entirely off the main thread.
 
-use super::{ChunkCoord, ColourRamp};
+use super::{ChunkCoord, ColourRamp, chunk_grid};
 use crate::config::TerrainConfig;
 use crate::ground::with_thread_samples;
 use bevy::asset::RenderAssetUsages;
@@ -82,14 +82,7 @@ impl ChunkJob {
     /// so neighbours compute their shared edge from the same integers (the positions of
     /// [`TerrainConfig::vertex_position`]).
     pub fn grid(&self) -> GridSpec {
-        let q = self.quads as i64;
-        let n = self.quads as usize + 1;
-        GridSpec {
-            origin: [0.0, 0.0],
-            step: [self.spacing, self.spacing],
-            start: [self.coord.x as i64 * q, self.coord.y as i64 * q],
-            size: [n, n],
-        }
+        chunk_grid(self.coord, self.quads, self.spacing)
     }
 }
 

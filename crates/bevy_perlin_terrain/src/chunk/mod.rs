@@ -15,6 +15,7 @@ pub use mesh::{ChunkJob, ChunkMeshData, build_chunk_mesh};
 
 use bevy::math::{IVec2, Vec2, Vec3};
 use bevy::prelude::*;
+use perlin_core::GridSpec;
 
 /// A chunk's integer coordinates: chunk `(x, z)` covers terrain-space
 /// `[x·size, (x+1)·size) × [z·size, (z+1)·size)`.
@@ -45,6 +46,21 @@ pub(crate) fn chunk_at(p: Vec3, chunk_size: f32) -> ChunkCoord {
             .floor()
             .clamp(i32::MIN as f32, i32::MAX as f32) as i32,
     )
+}
+
+/// The grid of chunk `coord` with `quads` quads per side, `spacing` metres apart: global sample
+/// indices `coord · quads + (0..=quads)`, so neighbours compute their shared edge from the same
+/// integers (and the [`TerrainSampler`](crate::TerrainSampler) at those positions gives the same
+/// heights). Meshes and colliders both sample this grid.
+pub(crate) fn chunk_grid(coord: ChunkCoord, quads: u32, spacing: f64) -> GridSpec {
+    let q = quads as i64;
+    let n = quads as usize + 1;
+    GridSpec {
+        origin: [0.0, 0.0],
+        step: [spacing, spacing],
+        start: [coord.x as i64 * q, coord.y as i64 * q],
+        size: [n, n],
+    }
 }
 
 /// The terrain-space `(x, z)` centre of chunk `coord`.

@@ -4,20 +4,25 @@
 //!
 //! [`parse_config`] is the loader's whole work without an `App`, for tools.
 
+mod collision;
 mod loader;
 mod look;
+mod scatter;
 mod source;
 mod validate;
 
+pub use collision::Collision;
 pub(crate) use loader::TerrainConfigLoader;
 pub use loader::{TerrainConfigLoadError, parse_config};
 pub use look::{
     EdgeNoise, GroundDetail, HeightBand, LayerTexture, MAX_BANDS, Snow, TerrainColours, Water,
 };
+pub use scatter::{MAX_SCATTER_LAYERS, ScatterLayer, SoftRange};
 pub use source::TerrainConfigSource;
 pub(crate) use source::{ColoursInMesh, TerrainConfigPlugin};
 pub use validate::{
-    ConfigError, MAX_IN_FLIGHT_BYTES, MAX_MESH_BYTES, MAX_UPLOAD_BYTES, MAX_VIEW_CHUNKS,
+    ConfigError, MAX_COLLIDER_BYTES, MAX_COLLIDER_CHUNKS, MAX_IN_FLIGHT_BYTES, MAX_MESH_BYTES,
+    MAX_SCATTER_IN_VIEW, MAX_SCATTER_PER_CHUNK, MAX_UPLOAD_BYTES, MAX_VIEW_CHUNKS,
 };
 
 use bevy::asset::Asset;
@@ -37,16 +42,18 @@ use serde::{Deserialize, Serialize};
 /// )
 /// ```
 ///
-/// The fields fall in three groups, and a change applies accordingly:
+/// The fields fall in four groups, and a change applies accordingly:
 /// - **what shapes the mesh**: `seed`, `noise`, `height_scale`, `chunk_size`,
 ///   `chunk_resolution`, `skirt_depth`: changing one rebuilds every chunk (a new
 ///   [`ActiveTerrainConfig::generation`]);
 /// - **the look**: `colours`, `sea_level`, `water`: the material follows at once (with
 ///   [`TerrainLook::VertexColours`](crate::TerrainLook::VertexColours) they are in the mesh, and
 ///   a change rebuilds every chunk);
+/// - **what is scattered**: `scatter`: the instances of the chunks in view are placed again;
 /// - **how it streams**: `view_distance`, `lod_distances`, `max_tasks_in_flight`,
-///   `max_uploads_per_frame`: changing one applies at once, and only chunks whose level of
-///   detail changes are rebuilt.
+///   `max_uploads_per_frame`, `collision`: changing one applies at once, and only chunks whose
+///   level of detail changes are rebuilt (a new collision resolution rebuilds the colliders,
+///   each old one staying until its replacement is in place).
 ///
 /// [`ActiveTerrainConfig::generation`]: crate::ActiveTerrainConfig::generation
 #[derive(Asset, Reflect, Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -83,6 +90,11 @@ pub struct TerrainConfig {
     /// The sea surface at `sea_level`; `None` for dry land (the sea bed colour still shows
     /// below `sea_level`).
     pub water: Option<Water>,
+    /// The physics colliders around `TerrainCollider` entities (with the `avian` feature;
+    /// ignored without it).
+    pub collision: Collision,
+    /// Objects placed on the ground by rules (at most [`MAX_SCATTER_LAYERS`] layers).
+    pub scatter: Vec<ScatterLayer>,
 }
 
 impl Default for TerrainConfig {
@@ -105,6 +117,8 @@ impl Default for TerrainConfig {
             skirt_depth: None,
             colours: TerrainColours::default(),
             water: Some(Water::default()),
+            collision: Collision::default(),
+            scatter: Vec::new(),
         }
     }
 }
@@ -117,14 +131,16 @@ pub struct ConfigChanges {
     pub mesh: bool,
     /// The ground's colours and the sea level.
     pub look: bool,
-    /// View distance, levels of detail, budgets.
+    /// View distance, levels of detail, budgets, collision.
     pub streaming: bool,
+    /// The scatter layers.
+    pub scatter: bool,
 }
 
 impl ConfigChanges {
     /// Whether anything differs.
     pub fn any(self) -> bool {
-        self.mesh || self.look || self.streaming
+        self.mesh || self.look || self.streaming || self.scatter
     }
 }
 
@@ -146,6 +162,8 @@ impl TerrainConfig {
             skirt_depth,
             colours,
             water,
+            collision,
+            scatter,
         } = self;
         ConfigChanges {
             mesh: *seed != old.seed
@@ -155,10 +173,12 @@ impl TerrainConfig {
                 || *chunk_resolution != old.chunk_resolution
                 || *skirt_depth != old.skirt_depth,
             look: *colours != old.colours || *sea_level != old.sea_level || *water != old.water,
+            scatter: *scatter != old.scatter,
             streaming: *view_distance != old.view_distance
                 || *lod_distances != old.lod_distances
                 || *max_tasks_in_flight != old.max_tasks_in_flight
-                || *max_uploads_per_frame != old.max_uploads_per_frame,
+                || *max_uploads_per_frame != old.max_uploads_per_frame
+                || *collision != old.collision,
         }
     }
 
@@ -192,6 +212,11 @@ impl TerrainConfig {
     /// The level of detail for a chunk whose centre is `distance` metres from the viewer.
     pub fn lod_for(&self, distance: f32) -> u8 {
         self.lod_distances.iter().filter(|&&d| distance > d).count() as u8
+    }
+
+    /// Height samples per side of a chunk's collider (see [`Collision::resolution`]).
+    pub fn collision_resolution(&self) -> u32 {
+        self.collision.resolution.unwrap_or(self.chunk_resolution)
     }
 
     /// Skirt depth in metres (see [`TerrainConfig::skirt_depth`]).

@@ -2,7 +2,10 @@
 //! RON file and the allowed range, and so is every config that would ask for more work than a
 //! frame or the memory can hold.
 
-use super::{LayerTexture, MAX_BANDS, TerrainColours, TerrainConfig, Water};
+use super::{
+    LayerTexture, MAX_BANDS, MAX_SCATTER_LAYERS, ScatterLayer, SoftRange, TerrainColours,
+    TerrainConfig, Water,
+};
 use perlin_core::FieldError;
 
 /// A field of a [`TerrainConfig`] outside its allowed range: the same error as
@@ -24,6 +27,22 @@ pub const MAX_IN_FLIGHT_BYTES: u64 = 512 << 20;
 /// The most bytes of mesh turned into entities in one frame (64 MiB): a full-detail chunk per
 /// upload.
 pub const MAX_UPLOAD_BYTES: u64 = 64 << 20;
+
+/// The most chunks that may have a collider around one `TerrainCollider` entity (about
+/// π · (radius / chunk_size + 1)²).
+pub const MAX_COLLIDER_CHUNKS: usize = 1024;
+
+/// The most memory the colliders around one `TerrainCollider` entity may take, in bytes
+/// (256 MiB; about 8 bytes per height sample).
+pub const MAX_COLLIDER_BYTES: u64 = 256 << 20;
+
+/// The most instance candidates of one scatter layer in one chunk (`(chunk_size / spacing)²`):
+/// what one placement task looks at.
+pub const MAX_SCATTER_PER_CHUNK: usize = 1 << 18;
+
+/// The most instances (candidates) all scatter layers may put in view around one viewer (each
+/// layer's density over the disc of its view distance): entities the app keeps.
+pub const MAX_SCATTER_IN_VIEW: usize = 400_000;
 
 /// Bytes of a chunk mesh of `n × n` vertices with skirts, at most: 56 per vertex (position,
 /// normal, UV, crease mask, colour), and 2 or 4 per index.
@@ -157,6 +176,104 @@ fn validate_water(w: &Water) -> Result<(), ConfigError> {
     colour("water.sky", w.sky)
 }
 
+fn soft_range(field: &str, r: &SoftRange, low: f32, high: f32) -> Result<(), ConfigError> {
+    let allowed = format!("finite, {low} to {high}, min <= max");
+    for (name, v) in [("min", r.min), ("max", r.max)] {
+        range(&format!("{field}.{name}"), v, low, high, &allowed)?;
+    }
+    FieldError::require(r.min <= r.max, &format!("{field}.max"), r.max, &allowed)?;
+    range(
+        &format!("{field}.fade"),
+        r.fade,
+        0.0,
+        high - low,
+        &format!("finite, 0 to {}", high - low),
+    )
+}
+
+fn validate_scatter_layer(
+    field: &str,
+    l: &ScatterLayer,
+    view_distance: f32,
+) -> Result<(), ConfigError> {
+    FieldError::require(
+        !l.name.trim().is_empty(),
+        &format!("{field}.name"),
+        format!("{:?}", l.name),
+        "a non-empty name",
+    )?;
+    range(
+        &format!("{field}.spacing"),
+        l.spacing,
+        0.1,
+        1e4,
+        "finite, 0.1 to 10000 metres",
+    )?;
+    let most = 1e4 / (l.spacing * l.spacing);
+    range(
+        &format!("{field}.density"),
+        l.density,
+        0.0,
+        most,
+        &format!(
+            "finite, 0 to {most} per hectare (one per spacing² at spacing {})",
+            l.spacing
+        ),
+    )?;
+    soft_range(&format!("{field}.height"), &l.height, -1e6, 1e6)?;
+    soft_range(&format!("{field}.slope"), &l.slope, 0.0, 1.0)?;
+    if let Some(creases) = &l.creases {
+        soft_range(&format!("{field}.creases"), creases, 0.0, 1.0)?;
+    }
+    let (low, high) = l.scale;
+    FieldError::require(
+        low.is_finite() && high.is_finite() && low > 0.0 && low <= high && high <= 1e3,
+        &format!("{field}.scale"),
+        format!("({low}, {high})"),
+        "(min, max) with 0 < min <= max <= 1000",
+    )?;
+    range(
+        &format!("{field}.rotation"),
+        l.rotation,
+        0.0,
+        180.0,
+        "0 to 180 degrees",
+    )?;
+    range(
+        &format!("{field}.tilt"),
+        l.tilt,
+        0.0,
+        90.0,
+        "0 to 90 degrees",
+    )?;
+    range(
+        &format!("{field}.sink"),
+        l.sink,
+        -1e3,
+        1e3,
+        "finite, -1000 to 1000 metres",
+    )?;
+    range(
+        &format!("{field}.view_distance"),
+        l.view_distance,
+        0.0,
+        view_distance,
+        &format!("finite, 0 to the terrain's view_distance ({view_distance})"),
+    )
+}
+
+/// Samples per side `n` of a chunk grid: `2^k + 1` for `k` from 2 to 10 (`allowed` goes first
+/// in the message).
+fn grid_resolution(field: &str, n: u32, allowed: &str) -> Result<(), ConfigError> {
+    let k = n.wrapping_sub(1);
+    FieldError::require(
+        k.is_power_of_two() && (4..=1024).contains(&k),
+        field,
+        n,
+        &format!("{allowed}2^k + 1 for k from 2 to 10 (5, 9, 17, 33, 65, 129, 257, 513, 1025)"),
+    )
+}
+
 /// `2^k` for the human-readable limit messages.
 fn mib(bytes: u64) -> String {
     format!("{} MiB", bytes >> 20)
@@ -182,13 +299,8 @@ impl TerrainConfig {
             1e5,
             "finite, 0.5 to 100000",
         )?;
-        let k = self.chunk_resolution.wrapping_sub(1);
-        FieldError::require(
-            k.is_power_of_two() && (4..=1024).contains(&k),
-            "chunk_resolution",
-            self.chunk_resolution,
-            "2^k + 1 for k from 2 to 10 (5, 9, 17, 33, 65, 129, 257, 513, 1025)",
-        )?;
+        grid_resolution("chunk_resolution", self.chunk_resolution, "")?;
+        let k = self.chunk_resolution - 1;
         range(
             "view_distance",
             self.view_distance,
@@ -232,25 +344,119 @@ impl TerrainConfig {
         if let Some(water) = &self.water {
             validate_water(water)?;
         }
-        self.validate_limits()
+        self.validate_limits()?;
+        self.validate_collision()?;
+        self.validate_scatter()
+    }
+
+    /// The collision radius and resolution, and the colliders they ask for around one entity.
+    fn validate_collision(&self) -> Result<(), ConfigError> {
+        let c = &self.collision;
+        metres("collision.radius", c.radius, 1e5)?;
+        if let Some(n) = c.resolution {
+            grid_resolution("collision.resolution", n, "None (chunk_resolution) or ")?;
+        }
+        let chunks = self.chunks_within(
+            "collision.radius",
+            c.radius,
+            1.5,
+            MAX_COLLIDER_CHUNKS,
+            "colliders around one entity",
+        )?;
+        let n = self.collision_resolution() as f64;
+        let bytes = chunks * n * n * 8.0;
+        FieldError::require(
+            bytes <= MAX_COLLIDER_BYTES as f64,
+            "collision.resolution",
+            self.collision_resolution(),
+            &format!(
+                "colliders around one entity of at most {} (about {} MiB here): lower collision.resolution or collision.radius",
+                mib(MAX_COLLIDER_BYTES),
+                (bytes / (1u64 << 20) as f64) as u64
+            ),
+        )
+    }
+
+    /// Every scatter layer, unique names, and the instances they ask for.
+    fn validate_scatter(&self) -> Result<(), ConfigError> {
+        FieldError::require(
+            self.scatter.len() <= MAX_SCATTER_LAYERS,
+            "scatter",
+            self.scatter.len(),
+            &format!("at most {MAX_SCATTER_LAYERS} layers"),
+        )?;
+        let mut in_view = 0.0;
+        for (i, layer) in self.scatter.iter().enumerate() {
+            let field = format!("scatter[{i}]");
+            validate_scatter_layer(&field, layer, self.view_distance)?;
+            FieldError::require(
+                self.scatter[..i].iter().all(|l| l.name != layer.name),
+                &format!("{field}.name"),
+                format!("{:?}", layer.name),
+                "a name no other layer has",
+            )?;
+            let per_chunk = (self.chunk_size as f64 / layer.spacing as f64).powi(2);
+            FieldError::require(
+                per_chunk <= MAX_SCATTER_PER_CHUNK as f64,
+                &format!("{field}.spacing"),
+                layer.spacing,
+                &format!(
+                    "at least {:.3} m at chunk_size {} (at most {MAX_SCATTER_PER_CHUNK} candidates per chunk)",
+                    self.chunk_size as f64 / (MAX_SCATTER_PER_CHUNK as f64).sqrt(),
+                    self.chunk_size
+                ),
+            )?;
+            let reach = layer.view_distance as f64 + self.chunk_size as f64;
+            in_view += std::f64::consts::PI * reach * reach * layer.density as f64 / 1e4;
+            if in_view > MAX_SCATTER_IN_VIEW as f64 {
+                return Err(FieldError::new(
+                    format!("{field}.density"),
+                    layer.density,
+                    format!(
+                        "at most {MAX_SCATTER_IN_VIEW} instances in view over all layers (about {in_view:.0} up to this one): lower the density or the view_distance"
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The chunks within `radius` (plus `margin` chunks) of a point, about
+    /// π · (radius / chunk_size + margin)², if at most `max`; else the error for `field`.
+    fn chunks_within(
+        &self,
+        field: &str,
+        radius: f32,
+        margin: f64,
+        max: usize,
+        what: &str,
+    ) -> Result<f64, ConfigError> {
+        let size = self.chunk_size as f64;
+        let reach = radius as f64 / size + margin;
+        let count = std::f64::consts::PI * reach * reach;
+        if count <= max as f64 {
+            return Ok(count);
+        }
+        let most = size * ((max as f64 / std::f64::consts::PI).sqrt() - margin);
+        Err(FieldError::new(
+            field,
+            radius,
+            format!(
+                "at most {max} {what} (about {count:.0} here): {field} up to {most:.0} for chunk_size {}",
+                self.chunk_size
+            ),
+        ))
     }
 
     /// The bounds on the work a config asks for (see [`TerrainConfig::validate`]).
     fn validate_limits(&self) -> Result<(), ConfigError> {
-        let reach = self.view_distance as f64 / self.chunk_size as f64 + 1.0;
-        let in_view = std::f64::consts::PI * reach * reach;
-        if in_view > MAX_VIEW_CHUNKS as f64 {
-            let most = self.chunk_size as f64
-                * ((MAX_VIEW_CHUNKS as f64 / std::f64::consts::PI).sqrt() - 1.0);
-            return Err(FieldError::new(
-                "view_distance",
-                self.view_distance,
-                format!(
-                    "at most {MAX_VIEW_CHUNKS} chunks in view (about {in_view:.0} here): view_distance up to {most:.0} for chunk_size {}",
-                    self.chunk_size
-                ),
-            ));
-        }
+        self.chunks_within(
+            "view_distance",
+            self.view_distance,
+            1.0,
+            MAX_VIEW_CHUNKS,
+            "chunks in view",
+        )?;
         // The meshes in view: every ring of chunks at its level of detail.
         let area = |r: f64| std::f64::consts::PI * r * r;
         let chunk_area = (self.chunk_size as f64).powi(2);

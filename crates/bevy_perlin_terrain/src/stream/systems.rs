@@ -23,6 +23,19 @@ fn root_bundle() -> impl Bundle {
     )
 }
 
+/// Where an entity is now: an entity without a parent is where its `Transform` says
+/// (`GlobalTransform` would lag a frame behind a move made this frame), a child where its
+/// `GlobalTransform` says.
+pub(crate) fn current_affine(
+    (local, global, parented): (&Transform, &GlobalTransform, bool),
+) -> Affine3A {
+    if parented {
+        global.affine()
+    } else {
+        local.compute_affine()
+    }
+}
+
 /// Plans the terrain when something it depends on changed: a viewer moved a quarter of a chunk
 /// (or came or went), the config changed, a chunk or the root was despawned, or a task slot
 /// freed up for a chunk that was waiting. Then it unloads chunks out of range, cancels tasks
@@ -43,15 +56,8 @@ pub(super) fn plan_chunks(
     };
     let config = active.config();
     let size = config.chunk_size;
-    // Viewers in the terrain's own space. An entity without a parent is where its `Transform`
-    // says now; `GlobalTransform` would lag a frame behind a move made this frame.
-    let current = |(local, global, parented): (&Transform, &GlobalTransform, bool)| {
-        if parented {
-            global.affine()
-        } else {
-            local.compute_affine()
-        }
-    };
+    // Viewers in the terrain's own space.
+    let current = current_affine;
     let root_space = registry
         .root
         .and_then(|root| roots.get(root).ok())

@@ -1,0 +1,106 @@
+//! Building one chunk's heightfield collider from the noise, entirely off the main thread.
+
+use crate::chunk::ChunkCoord;
+use crate::config::TerrainConfig;
+use crate::ground::with_thread_samples;
+use avian3d::parry::math::Vector;
+use avian3d::parry::shape::{HeightFieldFlags, SharedShape};
+use avian3d::parry::utils::Array2;
+use avian3d::prelude::Collider;
+use bevy::math::Vec3;
+use perlin_core::{Fbm, GridSpec, NoiseTables};
+use std::sync::Arc;
+
+/// Everything a task needs to build one chunk's collider: plain data, cheap to clone (the
+/// tables are shared). Build one with [`ColliderJob::new`].
+#[derive(Clone, Debug)]
+pub struct ColliderJob {
+    tables: Arc<NoiseTables>,
+    noise: Fbm,
+    height_scale: f32,
+    chunk_size: f32,
+    /// Quads per side.
+    quads: u32,
+    coord: ChunkCoord,
+}
+
+impl ColliderJob {
+    /// The collider of chunk `coord` under `config`, with
+    /// [`TerrainConfig::collision_resolution`] samples per side.
+    pub fn new(tables: Arc<NoiseTables>, config: &TerrainConfig, coord: ChunkCoord) -> Self {
+        Self {
+            tables,
+            noise: config.noise,
+            height_scale: config.height_scale,
+            chunk_size: config.chunk_size,
+            quads: config.collision_resolution().max(2) - 1,
+            coord,
+        }
+    }
+
+    /// Which chunk.
+    pub fn coord(&self) -> ChunkCoord {
+        self.coord
+    }
+
+    /// Where the collider's entity goes, in the terrain root's space: the chunk's centre at
+    /// height 0 (a heightfield's origin is its centre).
+    pub fn translation(&self) -> Vec3 {
+        let half = 0.5 * self.chunk_size;
+        Vec3::new(
+            self.coord.x as f32 * self.chunk_size + half,
+            0.0,
+            self.coord.y as f32 * self.chunk_size + half,
+        )
+    }
+}
+
+/// Builds the collider of `job`: the heights of the chunk's grid (the same grid path, the same
+/// positions and so the same values as [`TerrainSampler::height`](crate::TerrainSampler::height)
+/// and the full-detail mesh) as a parry heightfield, with internal-edge fixing so that balls
+/// roll over triangle edges without bumps. Its triangles split each quad along the same
+/// diagonal as the mesh's.
+///
+/// The heightfield reaches one cell past the chunk on every side, over its neighbours' first
+/// cells (the same heights, so the surfaces coincide): parry can only fix the edges it sees
+/// both sides of, and drops contacts on a heightfield's own border edges, so a ball landing on
+/// the line between two chunks would fall through two fields that merely meet there.
+///
+/// `None` if the grid cannot be sampled (a chunk beyond the addressable range).
+pub fn build_chunk_collider(job: &ColliderJob) -> Option<Collider> {
+    let quads = job.quads as i64;
+    // The chunk's samples plus one on every side.
+    let n = job.quads as usize + 3;
+    let spacing = job.chunk_size as f64 / job.quads as f64;
+    let grid = GridSpec {
+        origin: [0.0, 0.0],
+        step: [spacing, spacing],
+        start: [
+            job.coord.x as i64 * quads - 1,
+            job.coord.y as i64 * quads - 1,
+        ],
+        size: [n, n],
+    };
+    let heights = with_thread_samples(|samples| {
+        samples
+            .fill(&job.tables, &job.noise, job.height_scale, &grid)
+            .ok()?;
+        // Our samples run x fastest (`x + z·n`); a parry heightfield is column-major with rows
+        // along z and columns along x (`z + x·n`).
+        let mut heights = vec![0.0; n * n];
+        for z in 0..n {
+            for (x, h) in samples.heights(z * n..(z + 1) * n).enumerate() {
+                heights[z + x * n] = h;
+            }
+        }
+        Some(heights)
+    })?;
+    let span = (spacing * (n - 1) as f64) as f32;
+    let extent = Vector::new(span, 1.0, span);
+    let shape = SharedShape::heightfield_with_flags(
+        Array2::new(n, n, heights),
+        extent,
+        HeightFieldFlags::FIX_INTERNAL_EDGES,
+    );
+    Some(Collider::from(shape))
+}

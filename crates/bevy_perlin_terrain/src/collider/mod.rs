@@ -1,0 +1,205 @@
+//! Physics (the `avian` feature): static avian3d heightfield colliders on the chunks around
+//! every [`TerrainCollider`] entity, built on the async compute pool from the same samples as
+//! the meshes, planned ahead of moving bodies, and kept in [`TerrainColliders`].
+//!
+//! [`ColliderJob`] and [`build_chunk_collider`] are public for tools and benchmarks that build
+//! colliders without an `App`.
+
+mod heightfield;
+mod plan;
+mod systems;
+
+pub use heightfield::{ColliderJob, build_chunk_collider};
+
+use crate::TerrainSystems;
+use crate::chunk::ChunkCoord;
+use crate::config::TerrainConfig;
+use avian3d::prelude::Collider;
+use bevy::ecs::lifecycle::HookContext;
+use bevy::ecs::world::DeferredWorld;
+use bevy::platform::collections::{HashMap, HashSet};
+use bevy::prelude::*;
+use bevy::tasks::Task;
+use perlin_core::Fbm;
+
+/// Put this on every body that should have ground under it (a character, a vehicle, a ball):
+/// the chunks within [`Collision::radius`](crate::Collision::radius) of it, and ahead of it by
+/// its `LinearVelocity` (or by how it moved since the last frame), get static heightfield
+/// colliders, whether or not a [`TerrainViewer`](crate::TerrainViewer) is near. Colliders go
+/// again when no such entity is near.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default)]
+#[reflect(Component, Default, Debug)]
+#[require(Transform)]
+pub struct TerrainCollider;
+
+/// Marks a collider entity of the terrain: a child of the [`TerrainRoot`](crate::TerrainRoot)
+/// with `RigidBody::Static` and a heightfield `Collider` spanning chunk `coord`. The plugin
+/// spawns, replaces and despawns them; a game may despawn one, and it is built again if still
+/// wanted.
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[reflect(Component, Debug, Clone, PartialEq)]
+#[component(on_remove = forget_collider)]
+pub struct TerrainChunkCollider {
+    /// The chunk it spans.
+    pub coord: ChunkCoord,
+}
+
+/// What a collider was built from: colliders of another shape are rebuilt.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct ColliderShape {
+    seed: u64,
+    noise: Fbm,
+    height_scale: f32,
+    chunk_size: f32,
+    resolution: u32,
+}
+
+/// A collider entity in place.
+#[derive(Clone, Copy, Debug)]
+struct Built {
+    entity: Entity,
+    generation: u64,
+}
+
+/// A collider being built.
+struct Pending {
+    task: Task<Option<Collider>>,
+    job: ColliderJob,
+    generation: u64,
+}
+
+/// Every terrain collider in place and being built. Read-only outside the plugin.
+#[derive(Resource, Reflect, Default)]
+#[reflect(Resource, Default)]
+pub struct TerrainColliders {
+    #[reflect(ignore)]
+    built: HashMap<ChunkCoord, Built>,
+    #[reflect(ignore)]
+    pending: HashMap<ChunkCoord, Pending>,
+    /// Chunks the last plan wants colliders on.
+    #[reflect(ignore)]
+    wanted: HashSet<ChunkCoord>,
+    /// Colliders of another chunk size, kept until the new ones are all in place.
+    #[reflect(ignore)]
+    retiring: Vec<Entity>,
+    #[reflect(ignore)]
+    shape: Option<ColliderShape>,
+    /// Bumped whenever the shape changes.
+    generation: u64,
+    /// Where each body was at the last plan, for the velocity of bodies without one.
+    #[reflect(ignore)]
+    last_seen: HashMap<Entity, Vec3>,
+    /// The swept positions the last plan was made for.
+    #[reflect(ignore)]
+    planned_for: Vec<[Vec3; 2]>,
+    /// Whether something changed outside the planner (a collider was despawned, a task slot
+    /// freed up for a chunk that waited).
+    dirty: bool,
+}
+
+impl TerrainColliders {
+    /// Collider entities in place.
+    pub fn count(&self) -> usize {
+        self.built.len()
+    }
+
+    /// Colliders being built on the async compute pool.
+    pub fn tasks_in_flight(&self) -> usize {
+        self.pending.len()
+    }
+
+    /// The collider entity of chunk `coord`, if it has one.
+    pub fn get(&self, coord: ChunkCoord) -> Option<Entity> {
+        self.built.get(&coord).map(|b| b.entity)
+    }
+
+    /// Every chunk with a collider, and its entity.
+    pub fn iter(&self) -> impl Iterator<Item = (ChunkCoord, Entity)> + '_ {
+        self.built.iter().map(|(&coord, b)| (coord, b.entity))
+    }
+
+    /// How many chunks the bodies want colliders on.
+    pub fn wanted_count(&self) -> usize {
+        self.wanted.len()
+    }
+
+    /// Whether every wanted chunk has an up-to-date collider and nothing is being built or
+    /// waiting to be replaced.
+    pub fn is_settled(&self) -> bool {
+        !self.dirty
+            && self.pending.is_empty()
+            && self.retiring.is_empty()
+            && self.wanted.iter().all(|coord| {
+                self.built
+                    .get(coord)
+                    .is_some_and(|b| b.generation == self.generation)
+            })
+    }
+
+    /// Takes the shape of `config` (with tables of `seed`): a new one bumps the generation (every
+    /// collider is rebuilt, each staying until its replacement is in place), a new chunk size
+    /// retires every collider until the new ones are all in place. Whether it changed.
+    fn follow_shape(&mut self, config: &TerrainConfig, seed: u64) -> bool {
+        let shape = ColliderShape {
+            seed,
+            noise: config.noise,
+            height_scale: config.height_scale,
+            chunk_size: config.chunk_size,
+            resolution: config.collision_resolution(),
+        };
+        if self.shape == Some(shape) {
+            return false;
+        }
+        if self
+            .shape
+            .is_some_and(|old| old.chunk_size != shape.chunk_size)
+        {
+            let old = self.built.drain().map(|(_, b)| b.entity);
+            self.retiring.extend(old);
+            self.pending.clear();
+        }
+        self.shape = Some(shape);
+        self.generation += 1;
+        true
+    }
+
+    /// Forgets `entity` (being despawned), so the next plan builds its chunk again if wanted.
+    fn forget(&mut self, entity: Entity, coord: ChunkCoord) {
+        if self.built.get(&coord).is_some_and(|b| b.entity == entity) {
+            self.built.remove(&coord);
+            self.dirty = true;
+        }
+        self.retiring.retain(|&e| e != entity);
+    }
+}
+
+/// `on_remove` hook of [`TerrainChunkCollider`].
+fn forget_collider(mut world: DeferredWorld, context: HookContext) {
+    let Some(collider) = world.get::<TerrainChunkCollider>(context.entity).copied() else {
+        return;
+    };
+    if let Some(mut colliders) = world.get_resource_mut::<TerrainColliders>() {
+        colliders.forget(context.entity, collider.coord);
+    }
+}
+
+/// Keeps the terrain's colliders around [`TerrainCollider`] entities, in
+/// [`TerrainSystems::Colliders`]. Added by [`PerlinTerrainPlugin`](crate::PerlinTerrainPlugin)
+/// with the `avian` feature; the app adds avian's `PhysicsPlugins` itself.
+pub(crate) struct TerrainColliderPlugin;
+
+impl Plugin for TerrainColliderPlugin {
+    fn build(&self, app: &mut App) {
+        app.init_resource::<TerrainColliders>()
+            .register_type::<TerrainColliders>()
+            .register_type::<TerrainCollider>()
+            .register_type::<TerrainChunkCollider>()
+            .add_systems(
+                Update,
+                (systems::plan_colliders, systems::place_colliders)
+                    .chain()
+                    .in_set(TerrainSystems::Colliders),
+            )
+            .add_observer(systems::ground_new_body);
+    }
+}

@@ -1,0 +1,317 @@
+//! The collider systems: plan (retire, unload, cancel, schedule, build what is needed now) and
+//! place finished colliders.
+
+use super::plan::{LOOKAHEAD, URGENT_MARGIN, chunks_along, near_any};
+use super::{
+    Built, ColliderJob, Pending, TerrainChunkCollider, TerrainCollider, TerrainColliders,
+    build_chunk_collider,
+};
+use crate::chunk::ChunkCoord;
+use crate::config::TerrainConfig;
+use crate::state::{ActiveTerrainConfig, TerrainTables};
+use crate::stream::{ChunkRegistry, TerrainRoot, current_affine};
+use avian3d::prelude::{Collider, LinearVelocity, RigidBody};
+use bevy::math::Affine3A;
+use bevy::platform::collections::{HashMap, HashSet};
+use bevy::prelude::*;
+use bevy::tasks::{AsyncComputeTaskPool, futures::check_ready};
+
+/// Where the bodies are and where they are going (in the terrain root's space), which chunks
+/// need colliders, and the work that follows: colliders of an old chunk size retire once the
+/// new ones are in place, colliders no body is near go, tasks start for missing or outdated
+/// colliders nearest first, and a collider missing on the path of the next two frames is built
+/// at once on the main thread. A terrain whose bodies stay within their chunks costs one
+/// comparison per body.
+pub(super) fn plan_colliders(
+    mut commands: Commands,
+    bodies: Query<
+        (
+            Entity,
+            &Transform,
+            &GlobalTransform,
+            Has<ChildOf>,
+            Option<&LinearVelocity>,
+        ),
+        With<TerrainCollider>,
+    >,
+    roots: Query<(&Transform, &GlobalTransform, Has<ChildOf>), With<TerrainRoot>>,
+    active: Option<Res<ActiveTerrainConfig>>,
+    tables: Option<Res<TerrainTables>>,
+    chunks: Res<ChunkRegistry>,
+    time: Res<Time>,
+    mut colliders: ResMut<TerrainColliders>,
+) {
+    let (Some(active), Some(tables)) = (active, tables) else {
+        return;
+    };
+    let config = active.config();
+    let size = config.chunk_size;
+    let colliders = &mut *colliders;
+    if bodies.is_empty() && colliders.built.is_empty() && colliders.pending.is_empty() {
+        colliders.wanted.clear();
+        colliders.last_seen.clear();
+        return;
+    }
+
+    let reshaped = colliders.follow_shape(config, tables.seed());
+
+    // Bodies in the terrain's space, each swept from where it is to where it will be.
+    let root_space = chunks
+        .root()
+        .and_then(|root| roots.get(root).ok())
+        .map_or(Affine3A::IDENTITY, |root| current_affine(root).inverse());
+    let dt = time.delta_secs();
+    let mut paths = Vec::with_capacity(bodies.iter().len());
+    let mut urgent_paths = Vec::with_capacity(paths.capacity());
+    let mut seen = HashMap::default();
+    for (entity, local, global, parented, velocity) in &bodies {
+        let here = current_affine((local, global, parented)).translation;
+        let p = root_space.transform_point3(here.into());
+        if !p.is_finite() {
+            continue;
+        }
+        let v = match velocity {
+            Some(v) => root_space.transform_vector3(v.0),
+            None => match colliders.last_seen.get(&entity) {
+                Some(&last) if dt > 0.0 => (p - last) / dt,
+                _ => Vec3::ZERO,
+            },
+        };
+        let v = if v.is_finite() { v } else { Vec3::ZERO };
+        seen.insert(entity, p);
+        paths.push([p, p + v * LOOKAHEAD]);
+        // The next two frames (at least two 30 Hz frames).
+        urgent_paths.push([p, p + v * 2.0 * dt.max(1.0 / 30.0)]);
+    }
+    colliders.last_seen = seen;
+
+    let moved = paths.len() != colliders.planned_for.len()
+        || paths
+            .iter()
+            .zip(&colliders.planned_for)
+            .any(|(a, b)| a[0].distance(b[0]).max(a[1].distance(b[1])) > 0.25 * size);
+    if !(moved || reshaped || colliders.dirty) {
+        return;
+    }
+    colliders.dirty = false;
+    colliders.planned_for = paths.clone();
+
+    let radius = config.collision.radius;
+    let mut wanted = HashSet::default();
+    for &[from, to] in &paths {
+        chunks_along(from, to, radius, size, &mut wanted);
+    }
+    let mut urgent = HashSet::default();
+    for &[from, to] in &urgent_paths {
+        chunks_along(from, to, radius.min(URGENT_MARGIN), size, &mut urgent);
+    }
+
+    // Colliders stay until a chunk beyond the radius: no churn at the edge.
+    let keep = radius + size;
+    let generation = colliders.generation;
+    colliders.built.retain(|&coord, built| {
+        // Outdated ones that nobody wants are not rebuilt: they go.
+        let stays = wanted.contains(&coord)
+            || (built.generation == generation && near_any(&paths, coord, size, keep));
+        if !stays {
+            commands.entity(built.entity).try_despawn();
+        }
+        stays
+    });
+    colliders
+        .pending
+        .retain(|coord, task| task.generation == generation && wanted.contains(coord));
+
+    // What is missing or outdated, missing first, then nearest.
+    let mut jobs: Vec<(bool, f32, ChunkCoord)> = wanted
+        .iter()
+        .filter(|coord| {
+            !colliders.pending.contains_key(*coord)
+                && colliders
+                    .built
+                    .get(*coord)
+                    .is_none_or(|b| b.generation != generation)
+        })
+        .map(|&coord| {
+            let centre = (coord.as_vec2() + 0.5) * size;
+            let distance = paths
+                .iter()
+                .map(|[p, _]| p.xz().distance(centre))
+                .fold(f32::INFINITY, f32::min);
+            (colliders.built.contains_key(&coord), distance, coord)
+        })
+        .collect();
+    jobs.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    let pool = AsyncComputeTaskPool::get();
+    let free = (config.max_tasks_in_flight as usize).saturating_sub(colliders.pending.len());
+    colliders.dirty = jobs.len() > free;
+    for (_, _, coord) in jobs.into_iter().take(free) {
+        let job = ColliderJob::new(tables.tables().clone(), config, coord);
+        let task_job = job.clone();
+        let task = pool.spawn(async move { build_chunk_collider(&task_job) });
+        colliders.pending.insert(
+            coord,
+            Pending {
+                task,
+                job,
+                generation,
+            },
+        );
+    }
+
+    colliders.wanted = wanted;
+
+    // Where a body arrives within two frames there must be ground now: an outdated collider
+    // will do until its replacement comes; a missing one is built here and now.
+    let Some(root) = chunks.root() else { return };
+    build_now(&mut commands, colliders, root, &tables, config, urgent);
+}
+
+/// A body that just got [`TerrainCollider`] has ground before the next physics step, even if
+/// the game spawned it after this frame's plan (or between two updates): the chunks within a
+/// few metres of it are built at once, on the main thread. The next plan takes over.
+pub(super) fn ground_new_body(
+    add: On<Add, TerrainCollider>,
+    mut commands: Commands,
+    bodies: Query<(&Transform, &GlobalTransform, Has<ChildOf>)>,
+    roots: Query<(&Transform, &GlobalTransform, Has<ChildOf>), With<TerrainRoot>>,
+    active: Option<Res<ActiveTerrainConfig>>,
+    tables: Option<Res<TerrainTables>>,
+    chunks: Res<ChunkRegistry>,
+    mut colliders: ResMut<TerrainColliders>,
+) {
+    let (Some(active), Some(tables), Some(root)) = (active, tables, chunks.root()) else {
+        return;
+    };
+    let Ok(body) = bodies.get(add.entity) else {
+        return;
+    };
+    let config = active.config();
+    let colliders = &mut *colliders;
+    colliders.follow_shape(config, tables.seed());
+    let root_space = roots
+        .get(root)
+        .map_or(Affine3A::IDENTITY, |root| current_affine(root).inverse());
+    let p = root_space.transform_point3(current_affine(body).translation.into());
+    let mut near = HashSet::default();
+    chunks_along(
+        p,
+        p,
+        config.collision.radius.min(URGENT_MARGIN),
+        config.chunk_size,
+        &mut near,
+    );
+    build_now(&mut commands, colliders, root, &tables, config, near);
+    colliders.dirty = true;
+}
+
+/// Builds the colliders of `coords` that have none, here and now (taking over their tasks).
+fn build_now(
+    commands: &mut Commands,
+    colliders: &mut TerrainColliders,
+    root: Entity,
+    tables: &TerrainTables,
+    config: &TerrainConfig,
+    coords: HashSet<ChunkCoord>,
+) {
+    let generation = colliders.generation;
+    for coord in coords {
+        if colliders.built.contains_key(&coord) {
+            continue;
+        }
+        let job = match colliders.pending.remove(&coord) {
+            Some(pending) => pending.job,
+            None => ColliderJob::new(tables.tables().clone(), config, coord),
+        };
+        if let Some(collider) = build_chunk_collider(&job) {
+            place(commands, colliders, root, &job, collider, generation);
+        }
+    }
+}
+
+/// Puts the finished colliders in place (replacing outdated ones on the same entity, so there
+/// is no step without ground), and despawns the colliders of an old chunk size once every wanted
+/// chunk has its new one.
+pub(super) fn place_colliders(
+    mut commands: Commands,
+    chunks: Res<ChunkRegistry>,
+    mut colliders: ResMut<TerrainColliders>,
+) {
+    let colliders = &mut *colliders;
+    if colliders.pending.is_empty() && colliders.retiring.is_empty() {
+        return;
+    }
+    let Some(root) = chunks.root() else { return };
+    let mut finished = Vec::new();
+    for (&coord, pending) in colliders.pending.iter_mut() {
+        if pending.task.is_finished()
+            && let Some(collider) = check_ready(&mut pending.task)
+        {
+            finished.push((coord, collider));
+        }
+    }
+    if !finished.is_empty() {
+        // Task slots freed up for chunks that may be waiting.
+        colliders.dirty = true;
+    }
+    for (coord, collider) in finished {
+        let Some(pending) = colliders.pending.remove(&coord) else {
+            continue;
+        };
+        if let Some(collider) = collider {
+            place(
+                &mut commands,
+                colliders,
+                root,
+                &pending.job,
+                collider,
+                pending.generation,
+            );
+        }
+    }
+    let generation = colliders.generation;
+    let complete = colliders.pending.is_empty()
+        && colliders.wanted.iter().all(|coord| {
+            colliders
+                .built
+                .get(coord)
+                .is_some_and(|b| b.generation == generation)
+        });
+    if complete {
+        for entity in colliders.retiring.drain(..) {
+            commands.entity(entity).try_despawn();
+        }
+    }
+}
+
+/// Puts `collider` for `job`'s chunk in place: on the chunk's collider entity if it has one,
+/// else on a new child of `root`.
+fn place(
+    commands: &mut Commands,
+    colliders: &mut TerrainColliders,
+    root: Entity,
+    job: &ColliderJob,
+    collider: Collider,
+    generation: u64,
+) {
+    let coord = job.coord();
+    let transform = Transform::from_translation(job.translation());
+    if let Some(built) = colliders.built.get_mut(&coord) {
+        commands
+            .entity(built.entity)
+            .try_insert((collider, transform));
+        built.generation = generation;
+        return;
+    }
+    let entity = commands
+        .spawn((
+            Name::new(format!("terrain collider {coord}")),
+            TerrainChunkCollider { coord },
+            RigidBody::Static,
+            collider,
+            transform,
+            ChildOf(root),
+        ))
+        .id();
+    colliders.built.insert(coord, Built { entity, generation });
+}

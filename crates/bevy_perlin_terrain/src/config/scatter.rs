@@ -1,0 +1,114 @@
+//! [`ScatterLayer`]: trees, rocks, grass placed on the terrain by rules.
+
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// The most scatter layers in a config.
+pub const MAX_SCATTER_LAYERS: usize = 16;
+
+/// One kind of object scattered over the terrain: where it may stand (height, slope, creases,
+/// each with soft edges), how densely and how far apart, how each instance varies, and how far
+/// from the viewers it is shown. The game says what it looks like by its `name` (see
+/// `ScatterLooks`).
+///
+/// ```ron
+/// scatter: [(
+///     name: "trees",
+///     density: 40.0,
+///     spacing: 5.0,
+///     height: (min: 4.0, max: 160.0, fade: 20.0),
+///     slope: (min: 0.0, max: 0.2, fade: 0.05),
+///     scale: (0.8, 1.4),
+///     view_distance: 500.0,
+/// )],
+/// ```
+#[derive(Reflect, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[reflect(Default, Debug, Clone, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct ScatterLayer {
+    /// The layer's name, unique in the config: what the game registers a look for, and what
+    /// every instance's `ScatterInstance::layer` says.
+    pub name: String,
+    /// Candidates per hectare (10 000 m²) before the spacing and the rules thin them: at most
+    /// one per `spacing × spacing` square.
+    pub density: f32,
+    /// No two instances of this layer are closer than this many metres, across chunk borders
+    /// too.
+    pub spacing: f32,
+    /// Where it grows by height above `sea_level` (metres).
+    pub height: SoftRange,
+    /// Where it grows by slope, `1 − normal.y` (0 flat, 1 vertical).
+    pub slope: SoftRange,
+    /// Where it grows by the erosion crease mask (0 ridges, 1 gullies; ½ without erosion);
+    /// `None` for anywhere.
+    pub creases: Option<SoftRange>,
+    /// Uniform scale of each instance, drawn between these two.
+    pub scale: (f32, f32),
+    /// Turn about the vertical, drawn within ± this many degrees (180 for any heading).
+    pub rotation: f32,
+    /// Lean, drawn up to this many degrees off the vertical (or off the ground normal).
+    pub tilt: f32,
+    /// Whether an instance stands along the ground's normal (rocks) rather than upright
+    /// (trees).
+    pub align_to_normal: bool,
+    /// Metres the base sits below the ground (negative: above it), before scaling.
+    pub sink: f32,
+    /// Chunks whose centre is within this many metres of a viewer carry the layer (at most
+    /// the terrain's `view_distance`).
+    pub view_distance: f32,
+}
+
+impl Default for ScatterLayer {
+    fn default() -> Self {
+        Self {
+            name: String::new(),
+            density: 50.0,
+            spacing: 4.0,
+            height: SoftRange {
+                min: 0.0,
+                max: 1e6,
+                fade: 0.0,
+            },
+            slope: SoftRange {
+                min: 0.0,
+                max: 1.0,
+                fade: 0.0,
+            },
+            creases: None,
+            scale: (1.0, 1.0),
+            rotation: 180.0,
+            tilt: 0.0,
+            align_to_normal: false,
+            sink: 0.0,
+            view_distance: 400.0,
+        }
+    }
+}
+
+/// A range with soft edges: full weight from `min` to `max`, fading to none over `fade`
+/// beyond each end, so a layer thins out instead of stopping at a line.
+#[derive(Reflect, Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[reflect(Debug, Clone, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SoftRange {
+    /// Lower end of full weight.
+    pub min: f32,
+    /// Upper end of full weight.
+    pub max: f32,
+    /// Width of the fade beyond each end (0 for a hard edge).
+    pub fade: f32,
+}
+
+impl SoftRange {
+    /// The weight of `v`: 1 within `min..=max`, falling linearly to 0 at `fade` beyond.
+    pub fn weight(&self, v: f32) -> f32 {
+        let outside = (self.min - v).max(v - self.max);
+        if outside <= 0.0 {
+            1.0
+        } else if self.fade > 0.0 {
+            (1.0 - outside / self.fade).max(0.0)
+        } else {
+            0.0
+        }
+    }
+}

@@ -1,0 +1,355 @@
+//! Scatter: placement is a function of the world alone (same across runs and levels of detail),
+//! keeps its spacing across chunk borders, stands on the sampler's ground, follows its rules,
+//! goes with its chunks over a long flight, tells the game, and rejects bad layers by name.
+
+mod common;
+
+use bevy::prelude::*;
+use bevy_perlin_terrain::config::parse_config;
+use bevy_perlin_terrain::perlin_core::NoiseTables;
+use bevy_perlin_terrain::prelude::*;
+use bevy_perlin_terrain::scatter::{ScatterJob, place_scatter};
+use bevy_perlin_terrain::{ScatterLayer, SoftRange};
+use common::*;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+fn layer(name: &str, spacing: f32, density: f32) -> ScatterLayer {
+    ScatterLayer {
+        name: name.into(),
+        spacing,
+        density,
+        height: SoftRange {
+            min: -1e5,
+            max: 1e5,
+            fade: 0.0,
+        },
+        view_distance: 100.0,
+        ..ScatterLayer::default()
+    }
+}
+
+/// Two layers: dense posts everywhere, and trees on gentle low ground, sunk 0.5 m.
+fn scatter_config() -> TerrainConfig {
+    TerrainConfig {
+        scatter: vec![
+            layer("posts", 2.0, 2000.0),
+            ScatterLayer {
+                height: SoftRange {
+                    min: 8.0,
+                    max: 40.0,
+                    fade: 0.0,
+                },
+                slope: SoftRange {
+                    min: 0.0,
+                    max: 0.03,
+                    fade: 0.0,
+                },
+                sink: 0.5,
+                scale: (0.5, 2.0),
+                ..layer("trees", 3.0, 400.0)
+            },
+        ],
+        height_scale: 60.0,
+        ..small_config()
+    }
+}
+
+fn sampler_for(config: &TerrainConfig) -> TerrainSampler {
+    TerrainSampler::new(Arc::new(NoiseTables::from_seed(config.seed)), config)
+}
+
+/// World positions (x, z) of layer `layer` in chunk `coord`.
+fn placed(config: &TerrainConfig, layer: usize, coord: IVec2) -> Vec<Vec3> {
+    let job = ScatterJob::new(sampler_for(config), config, layer, coord).expect("layer");
+    let corner = Vec3::new(coord.x as f32, 0.0, coord.y as f32) * config.chunk_size;
+    place_scatter(&job)
+        .into_iter()
+        .map(|t| t.translation + corner)
+        .collect()
+}
+
+#[test]
+fn placement_is_the_same_in_every_run_and_differs_by_seed_and_layer() {
+    let config = scatter_config();
+    let coord = IVec2::new(-3, 5);
+    let a = placed(&config, 0, coord);
+    let b = placed(&config, 0, coord);
+    assert!(!a.is_empty());
+    assert_eq!(a, b);
+    let reseeded = TerrainConfig {
+        seed: 12,
+        ..config.clone()
+    };
+    assert_ne!(a, placed(&reseeded, 0, coord));
+    let renamed = TerrainConfig {
+        scatter: vec![layer("poles", 2.0, 2000.0)],
+        ..config.clone()
+    };
+    assert_ne!(a, placed(&renamed, 0, coord));
+}
+
+#[test]
+fn spacing_holds_across_chunk_borders() {
+    let config = scatter_config();
+    for (index, l) in config.scatter.iter().enumerate() {
+        let mut all = Vec::new();
+        for z in -2..2 {
+            for x in -2..2 {
+                all.extend(placed(&config, index, IVec2::new(x, z)));
+            }
+        }
+        let mut closest = f32::INFINITY;
+        for (i, a) in all.iter().enumerate() {
+            for b in &all[i + 1..] {
+                closest = closest.min(a.xz().distance(b.xz()));
+            }
+        }
+        assert!(
+            closest >= l.spacing * (1.0 - 1e-5),
+            "{}: two instances {closest} m apart",
+            l.name
+        );
+        // Not vacuous: the closest pair is near the spacing, and instances sit on borders.
+        assert!(closest < l.spacing * 1.3, "{}: closest {closest}", l.name);
+        eprintln!(
+            "{}: {} instances, closest {closest:.3} m",
+            l.name,
+            all.len()
+        );
+    }
+}
+
+#[test]
+fn instances_stand_on_the_ground_and_follow_their_rules() {
+    let config = scatter_config();
+    let sampler = sampler_for(&config);
+    let (mut posts, mut trees, mut rejected) = (0, 0, 0);
+    for z in -3..3 {
+        for x in -3..3 {
+            let coord = IVec2::new(x, z);
+            let job = ScatterJob::new(sampler.clone(), &config, 1, coord).expect("layer");
+            let corner = coord.as_vec2() * config.chunk_size;
+            for p in placed(&config, 0, coord) {
+                let h = sampler.height(p.x as f64, p.z as f64);
+                assert!((p.y - h).abs() < 1e-3, "post at {p}, ground {h}");
+                posts += 1;
+            }
+            for t in place_scatter(&job) {
+                let (x, z) = (t.translation.x + corner.x, t.translation.z + corner.y);
+                let (h, n) = sampler.height_and_normal(x as f64, z as f64);
+                let sunk = h - 0.5 * t.scale.x;
+                assert!(
+                    (t.translation.y - sunk).abs() < 1e-3,
+                    "tree base {} vs {sunk}",
+                    t.translation.y
+                );
+                assert!(
+                    (8.0..=40.0).contains(&(h - config.sea_level)),
+                    "tree at {h} m"
+                );
+                assert!(1.0 - n.y <= 0.03, "tree on slope {}", 1.0 - n.y);
+                assert!((0.5..=2.0).contains(&t.scale.x));
+                trees += 1;
+            }
+            // What the rules turned away: posts that are on ground trees may not stand on.
+            rejected += placed(&config, 0, coord)
+                .iter()
+                .filter(|p| {
+                    let (h, n) = sampler.height_and_normal(p.x as f64, p.z as f64);
+                    1.0 - n.y > 0.03 || !(8.0..=40.0).contains(&(h - config.sea_level))
+                })
+                .count();
+        }
+    }
+    assert!(
+        posts > 1000 && trees > 50 && rejected > 50,
+        "{posts} {trees} {rejected}"
+    );
+}
+
+/// Global positions of every instance, by chunk and layer.
+fn instances(app: &mut App) -> HashMap<(IVec2, String), Vec<Vec3>> {
+    let mut q = app
+        .world_mut()
+        .query::<(&ScatterInstance, &GlobalTransform, &ChildOf)>();
+    let chunks: HashMap<Entity, IVec2> =
+        chunks(app).into_iter().map(|(e, c)| (e, c.coord)).collect();
+    let mut out: HashMap<(IVec2, String), Vec<Vec3>> = HashMap::new();
+    for (instance, transform, parent) in q.iter(app.world()) {
+        let coord = chunks[&parent.parent()];
+        out.entry((coord, instance.layer.clone()))
+            .or_default()
+            .push(transform.translation());
+    }
+    for v in out.values_mut() {
+        v.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.z.total_cmp(&b.z)));
+    }
+    out
+}
+
+#[test]
+fn the_plugin_places_the_same_instances_whatever_the_level_of_detail() {
+    let config = scatter_config();
+    let (mut app, viewer) = app(config.clone(), Vec3::new(0.0, 50.0, 0.0));
+    settle(&mut app);
+    run_until(&mut app, 300, |app| {
+        app.world().resource::<ScatterRegistry>().is_settled()
+    })
+    .expect("scatter settles");
+    app.update();
+    let near = instances(&mut app);
+    assert!(!near.is_empty());
+    // Every instance is where the offline placement puts it.
+    for ((coord, layer), positions) in &near {
+        let index = config
+            .scatter
+            .iter()
+            .position(|l| &l.name == layer)
+            .expect("layer");
+        let mut want = placed(&config, index, *coord);
+        want.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.z.total_cmp(&b.z)));
+        assert_eq!(positions.len(), want.len());
+        for (a, b) in positions.iter().zip(&want) {
+            assert!(a.distance(*b) < 1e-3, "{a} vs {b}");
+        }
+    }
+    // Move so the chunks change level of detail but stay within the layers' range.
+    let lods: HashMap<IVec2, u8> = chunks(&mut app)
+        .iter()
+        .map(|(_, c)| (c.coord, c.lod))
+        .collect();
+    app.world_mut()
+        .get_mut::<Transform>(viewer)
+        .expect("viewer")
+        .translation = Vec3::new(70.0, 50.0, 0.0);
+    settle(&mut app);
+    run_until(&mut app, 300, |app| {
+        app.world().resource::<ScatterRegistry>().is_settled()
+    })
+    .expect("scatter settles");
+    app.update();
+    let moved = instances(&mut app);
+    let mut compared = 0;
+    for (&(coord, ref layer), positions) in &moved {
+        let relod = chunks(&mut app)
+            .iter()
+            .any(|(_, c)| c.coord == coord && lods.get(&coord).is_some_and(|&l| l != c.lod));
+        if let Some(before) = near.get(&(coord, layer.clone()))
+            && relod
+        {
+            assert_eq!(positions, before, "chunk {coord} {layer}");
+            compared += 1;
+        }
+    }
+    assert!(compared > 0, "no chunk changed its level of detail");
+}
+
+#[test]
+fn instances_go_with_their_chunks_over_a_long_flight_and_the_game_hears_of_them() {
+    let config = scatter_config();
+    let (mut app, viewer) = app(config.clone(), Vec3::new(0.0, 50.0, 0.0));
+    app.world_mut()
+        .resource_mut::<ScatterLooks>()
+        .insert_custom("trees", |e| {
+            e.insert(Name::new("tree"));
+        });
+    let mut heard = 0;
+    let mut most = 0;
+    for step in 0..60 {
+        app.world_mut()
+            .get_mut::<Transform>(viewer)
+            .expect("viewer")
+            .translation = Vec3::new(step as f32 * 50.0, 50.0, step as f32 * 20.0);
+        for _ in 0..5 {
+            app.update();
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        for message in drain::<ScatterSpawned>(&mut app) {
+            heard += message.instances.len();
+            for &e in &message.instances {
+                let instance = app.world().get::<ScatterInstance>(e);
+                if let Some(instance) = instance {
+                    assert_eq!(instance.layer, message.layer);
+                    assert_eq!(
+                        app.world().get::<ChildOf>(e).map(ChildOf::parent),
+                        Some(message.chunk)
+                    );
+                    if instance.layer == "trees" {
+                        assert_eq!(app.world().get::<Name>(e).map(Name::as_str), Some("tree"));
+                    }
+                }
+            }
+        }
+        // Every instance hangs from a live chunk, and the registry counts exactly them.
+        let live: std::collections::HashSet<Entity> =
+            chunks(&mut app).into_iter().map(|(e, _)| e).collect();
+        let mut q = app.world_mut().query::<(&ScatterInstance, &ChildOf)>();
+        let mut count = 0;
+        for (_, parent) in q.iter(app.world()) {
+            assert!(
+                live.contains(&parent.parent()),
+                "an instance outlived its chunk"
+            );
+            count += 1;
+        }
+        assert_eq!(
+            count,
+            app.world().resource::<ScatterRegistry>().instance_count()
+        );
+        most = most.max(count);
+    }
+    // A bounded number at any time, many more over the flight.
+    assert!(heard > 3 * most, "heard of {heard}, at most {most} at once");
+}
+
+#[test]
+fn bad_scatter_layers_are_rejected_naming_the_field() {
+    for (ron, field) in [
+        ("(scatter: [(name: \"\")])", "scatter[0].name"),
+        (
+            "(scatter: [(name: \"a\", spacing: 0.0)])",
+            "scatter[0].spacing",
+        ),
+        (
+            "(scatter: [(name: \"a\", spacing: 1.0, density: 20000.0)])",
+            "scatter[0].density",
+        ),
+        (
+            "(scatter: [(name: \"a\"), (name: \"a\")])",
+            "scatter[1].name",
+        ),
+        (
+            "(scatter: [(name: \"a\", slope: (min: 0.5, max: 0.2, fade: 0.0))])",
+            "scatter[0].slope.max",
+        ),
+        (
+            "(scatter: [(name: \"a\", scale: (2.0, 1.0))])",
+            "scatter[0].scale",
+        ),
+        (
+            "(scatter: [(name: \"a\", view_distance: 5000.0)])",
+            "scatter[0].view_distance",
+        ),
+        (
+            "(scatter: [(name: \"a\", height: (min: 0.0, max: NaN, fade: 1.0))])",
+            "scatter[0].height.max",
+        ),
+        (
+            "(scatter: [(name: \"a\", spacing: 0.2, density: 200000.0, view_distance: 900.0)])",
+            "scatter[0].density",
+        ),
+        ("(collision: (radius: -1.0))", "collision.radius"),
+        (
+            "(collision: (radius: 10.0, resolution: Some(100)))",
+            "collision.resolution",
+        ),
+        ("(collision: (radius: 100000.0))", "collision.radius"),
+    ] {
+        let err = parse_config("terrain/bad.terrain.ron", ron.as_bytes())
+            .expect_err(ron)
+            .to_string();
+        assert!(err.contains(field), "{ron}: {err}");
+        assert!(err.contains("bad.terrain.ron"), "{ron}: {err}");
+    }
+}

@@ -1,0 +1,370 @@
+//! Walk over the terrain with avian3d physics: a capsule that collides with the terrain's
+//! heightfield colliders, and balls that roll down into the valleys.
+//!
+//! ```sh
+//! cargo run --release --example walk
+//! ```
+//!
+//! WASD walk, Space jump, Shift run, right mouse button (or the arrow keys) turns the camera,
+//! B drops 100 balls ahead of you.
+//!
+//! Screenshot mode: `TERRAIN_SCREENSHOT=out.png` (and optionally `TERRAIN_PRESET=alps`) walks a
+//! few steps, drops the balls, lets them roll, saves the window and exits (see `fly`).
+
+use avian3d::prelude::*;
+use bevy::input::mouse::AccumulatedMouseMotion;
+use bevy::prelude::*;
+use bevy::transform::TransformSystems;
+use bevy::window::WindowResolution;
+use bevy_perlin_terrain::prelude::*;
+use support::{ScreenshotPlugin, ScreenshotRun};
+
+mod support;
+
+const SKY: Color = Color::srgb(0.45, 0.68, 0.95);
+/// The capsule: radius and the length of its straight part.
+const RADIUS: f32 = 0.4;
+const LENGTH: f32 = 1.0;
+const WALK_SPEED: f32 = 6.0;
+const RUN_SPEED: f32 = 14.0;
+const JUMP_SPEED: f32 = 7.0;
+const GRAVITY: f32 = 20.0;
+/// Ground steeper than this (the normal's `y`) is a wall, not a floor.
+const FLOOR_NORMAL_Y: f32 = 0.6;
+const BALL_RADIUS: f32 = 0.35;
+
+/// The walking character: a kinematic capsule moved by [`MoveAndSlide`].
+#[derive(Component, Default)]
+struct Walker {
+    velocity: Vec3,
+    grounded: bool,
+}
+
+/// What the keys ask for this frame, read in `Update` and used by the fixed-step movement.
+#[derive(Resource, Default)]
+struct WalkInput {
+    /// Wanted horizontal velocity (world space).
+    wish: Vec3,
+    jump: bool,
+}
+
+/// The camera's heading around the walker.
+#[derive(Resource)]
+struct CameraYaw(f32);
+
+/// The shared look of the balls.
+#[derive(Resource)]
+struct BallAssets {
+    mesh: Handle<Mesh>,
+    materials: Vec<Handle<StandardMaterial>>,
+}
+
+fn main() -> AppExit {
+    let screenshot = support::screenshot_path();
+    let preset = std::env::var("TERRAIN_PRESET").unwrap_or_else(|_| "default".into());
+    let mut app = App::new();
+    app.add_plugins((
+        DefaultPlugins.set(WindowPlugin {
+            primary_window: Some(Window {
+                title: "bevy_perlin_terrain: walk".into(),
+                resolution: WindowResolution::new(1280, 720),
+                ..default()
+            }),
+            ..default()
+        }),
+        PhysicsPlugins::default(),
+        PerlinTerrainPlugin::from_asset(format!("terrain/{preset}.terrain.ron")),
+    ))
+    .insert_resource(ClearColor(SKY))
+    .insert_resource(GlobalAmbientLight {
+        color: Color::srgb(0.75, 0.82, 1.0),
+        brightness: 1500.0,
+        ..default()
+    })
+    .init_resource::<WalkInput>()
+    .insert_resource(CameraYaw(0.0))
+    .add_systems(Startup, (setup, support::scatter_looks))
+    .add_systems(
+        Update,
+        (place_on_ground, read_input, drop_balls_on_key).before(TerrainSystems::Config),
+    )
+    .add_systems(Update, solid_trees)
+    .add_systems(FixedUpdate, walk)
+    .add_systems(
+        PostUpdate,
+        follow_walker.before(TransformSystems::Propagate),
+    );
+    if let Some(path) = screenshot {
+        app.add_plugins(ScreenshotPlugin { path })
+            .add_systems(Startup, |mut run: ResMut<ScreenshotRun>| run.hold = true)
+            .add_systems(Update, walk_script.after(read_input));
+    }
+    app.run()
+}
+
+fn setup(
+    mut commands: Commands,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+    screenshot: Option<Res<ScreenshotRun>>,
+) {
+    // Hidden until the terrain's sampler puts it on the ground.
+    commands.spawn((
+        Name::new("walker"),
+        Walker::default(),
+        RigidBody::Kinematic,
+        // Moved by move-and-slide only, not by the integrator.
+        CustomPositionIntegration,
+        Collider::capsule(RADIUS, LENGTH),
+        TerrainCollider,
+        Mesh3d(meshes.add(Capsule3d::new(RADIUS, LENGTH))),
+        MeshMaterial3d(materials.add(Color::srgb(0.85, 0.3, 0.2))),
+        Transform::from_xyz(0.0, 0.0, 0.0),
+        Visibility::Hidden,
+    ));
+    let mut camera = commands.spawn((
+        Camera3d::default(),
+        TerrainViewer,
+        Transform::from_xyz(0.0, 10.0, 10.0),
+        DistanceFog {
+            color: SKY,
+            falloff: FogFalloff::Linear {
+                start: 350.0,
+                end: 800.0,
+            },
+            ..default()
+        },
+    ));
+    if screenshot.is_some() {
+        camera.insert(Msaa::Off);
+    }
+    commands.spawn(support::sun(30.0, 600.0));
+    let materials = (0..8)
+        .map(|k| materials.add(Color::hsl(k as f32 * 45.0, 0.75, 0.55)))
+        .collect();
+    commands.insert_resource(BallAssets {
+        mesh: meshes.add(Sphere::new(BALL_RADIUS)),
+        materials,
+    });
+    commands.spawn((
+        Text::new(
+            "WASD walk | Space jump | Shift run | right mouse or arrows turn | B drop 100 balls",
+        ),
+        TextFont::from_font_size(15.0),
+        Node {
+            position_type: PositionType::Absolute,
+            top: Val::Px(10.0),
+            left: Val::Px(12.0),
+            ..default()
+        },
+    ));
+}
+
+/// Puts the walker on the ground once the terrain exists (the sampler knows the height before
+/// any chunk is built), on dry land.
+fn place_on_ground(
+    sampler: Option<Res<TerrainSampler>>,
+    active: Option<Res<ActiveTerrainConfig>>,
+    mut walker: Single<(&mut Transform, &mut Visibility), With<Walker>>,
+    mut placed: Local<bool>,
+) {
+    let (Some(sampler), Some(active), false) = (sampler, active, *placed) else {
+        return;
+    };
+    // Walk east until above the sea.
+    let sea = active.config().sea_level;
+    let x = (0..400)
+        .map(|k| k as f32 * 8.0)
+        .find(|&x| sampler.height(x as f64, 0.0) > sea + 2.0)
+        .unwrap_or(0.0);
+    let ground = sampler.height(x as f64, 0.0);
+    let (transform, visibility) = &mut *walker;
+    transform.translation = Vec3::new(x, ground + RADIUS + 0.5 * LENGTH + 0.05, 0.0);
+    **visibility = Visibility::Inherited;
+    *placed = true;
+}
+
+/// Tree trunks are solid: each new tree gets a static capsule collider (what
+/// [`ScatterSpawned`] is for). Its lower half is under the ground; instance scale applies.
+fn solid_trees(mut commands: Commands, mut spawned: MessageReader<ScatterSpawned>) {
+    for batch in spawned.read().filter(|b| b.layer == "trees") {
+        for &tree in &batch.instances {
+            commands
+                .entity(tree)
+                .try_insert((RigidBody::Static, Collider::capsule(0.25, 4.0)));
+        }
+    }
+}
+
+fn read_input(
+    keys: Res<ButtonInput<KeyCode>>,
+    mouse: Res<ButtonInput<MouseButton>>,
+    motion: Res<AccumulatedMouseMotion>,
+    time: Res<Time>,
+    mut yaw: ResMut<CameraYaw>,
+    mut input: ResMut<WalkInput>,
+) {
+    if mouse.pressed(MouseButton::Right) {
+        yaw.0 -= motion.delta.x * 0.004;
+    }
+    let turn = keys.pressed(KeyCode::ArrowLeft) as i32 - keys.pressed(KeyCode::ArrowRight) as i32;
+    yaw.0 += turn as f32 * 2.0 * time.delta_secs();
+    let axis =
+        |plus: KeyCode, minus: KeyCode| keys.pressed(plus) as i32 - keys.pressed(minus) as i32;
+    let (forward, right) = (
+        axis(KeyCode::KeyW, KeyCode::KeyS) as f32,
+        axis(KeyCode::KeyD, KeyCode::KeyA) as f32,
+    );
+    let facing = Quat::from_rotation_y(yaw.0);
+    let wish = facing * Vec3::new(right, 0.0, -forward);
+    let speed = if keys.pressed(KeyCode::ShiftLeft) {
+        RUN_SPEED
+    } else {
+        WALK_SPEED
+    };
+    input.wish = wish.normalize_or_zero() * speed;
+    input.jump |= keys.just_pressed(KeyCode::Space);
+}
+
+/// One fixed step of the walker: gravity, the wanted velocity, a jump from the ground, then
+/// move-and-slide against the terrain (and the balls).
+fn walk(
+    move_and_slide: MoveAndSlide,
+    mut input: ResMut<WalkInput>,
+    time: Res<Time>,
+    mut walkers: Query<(Entity, &Collider, &mut Transform, &mut Walker)>,
+) {
+    for (entity, collider, mut transform, mut walker) in &mut walkers {
+        let dt = time.delta_secs();
+        let mut velocity = walker.velocity;
+        velocity.x = input.wish.x;
+        velocity.z = input.wish.z;
+        velocity.y -= GRAVITY * dt;
+        if walker.grounded && input.jump {
+            velocity.y = JUMP_SPEED;
+        }
+        input.jump = false;
+        let mut grounded = false;
+        let out = move_and_slide.move_and_slide(
+            collider,
+            transform.translation,
+            transform.rotation,
+            velocity,
+            time.delta(),
+            &MoveAndSlideConfig::default(),
+            &SpatialQueryFilter::from_excluded_entities([entity]),
+            |hit| {
+                grounded |= hit.normal.y > FLOOR_NORMAL_Y;
+                MoveAndSlideHitResponse::Accept
+            },
+        );
+        transform.translation = out.position;
+        walker.velocity = out.projected_velocity;
+        if grounded {
+            // Standing: no sliding down the slope from the last step's gravity.
+            walker.velocity.y = walker.velocity.y.max(0.0);
+        }
+        walker.grounded = grounded;
+    }
+}
+
+fn drop_balls_on_key(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut commands: Commands,
+    balls: Res<BallAssets>,
+    sampler: Option<Res<TerrainSampler>>,
+    yaw: Res<CameraYaw>,
+    walker: Single<&Transform, With<Walker>>,
+) {
+    if keys.just_pressed(KeyCode::KeyB)
+        && let Some(sampler) = sampler
+    {
+        drop_balls(&mut commands, &balls, &sampler, walker.translation, yaw.0);
+    }
+}
+
+/// 100 balls in a 10 × 10 grid ahead of the walker, 6 to 10 m above the ground: they fall,
+/// bounce and roll downhill.
+fn drop_balls(
+    commands: &mut Commands,
+    balls: &BallAssets,
+    sampler: &TerrainSampler,
+    at: Vec3,
+    yaw: f32,
+) {
+    let facing = Quat::from_rotation_y(yaw);
+    for k in 0..100 {
+        let (i, j) = ((k % 10) as f32 - 4.5, (k / 10) as f32);
+        let p = at + facing * Vec3::new(i * 1.1, 0.0, -6.0 - j * 1.1);
+        let ground = sampler.height(p.x as f64, p.z as f64);
+        commands.spawn((
+            Name::new("ball"),
+            RigidBody::Dynamic,
+            Collider::sphere(BALL_RADIUS),
+            // Swept against the terrain, so a fast ball never tunnels into a slope.
+            SweptCcd::LINEAR,
+            Friction::new(0.7),
+            Restitution::new(0.3),
+            AngularDamping(0.4),
+            TerrainCollider,
+            Mesh3d(balls.mesh.clone()),
+            MeshMaterial3d(balls.materials[k % balls.materials.len()].clone()),
+            Transform::from_xyz(p.x, ground + 6.0 + (k % 7) as f32 * 0.6, p.z),
+        ));
+    }
+}
+
+/// The camera 7 m behind and 3 m above the walker, looking just past it, never in the ground.
+fn follow_walker(
+    yaw: Res<CameraYaw>,
+    sampler: Option<Res<TerrainSampler>>,
+    walker: Single<&Transform, (With<Walker>, Without<Camera3d>)>,
+    mut camera: Single<&mut Transform, With<Camera3d>>,
+) {
+    let facing = Quat::from_rotation_y(yaw.0);
+    let target = walker.translation + facing * Vec3::new(0.0, 2.0, -6.0);
+    let mut eye = walker.translation + facing * Vec3::new(0.0, 3.0, 7.0);
+    if let Some(sampler) = &sampler {
+        eye.y = eye.y.max(sampler.height(eye.x as f64, eye.z as f64) + 1.0);
+    }
+    camera.translation = eye;
+    camera.look_at(target, Vec3::Y);
+}
+
+/// Screenshot mode: walk forward for a second (of game time), drop the balls, let them roll
+/// for four seconds, then let the screenshot be taken.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "a system: one parameter per resource it touches"
+)]
+fn walk_script(
+    mut run: ResMut<ScreenshotRun>,
+    mut input: ResMut<WalkInput>,
+    mut commands: Commands,
+    balls: Res<BallAssets>,
+    sampler: Option<Res<TerrainSampler>>,
+    yaw: Res<CameraYaw>,
+    walker: Single<&Transform, With<Walker>>,
+    time: Res<Time>,
+    mut elapsed: Local<f32>,
+    mut dropped: Local<bool>,
+) {
+    let Some(sampler) = sampler else { return };
+    if !run.hold {
+        return;
+    }
+    *elapsed += time.delta_secs();
+    if *elapsed < 1.0 {
+        input.wish = Quat::from_rotation_y(yaw.0) * Vec3::NEG_Z * WALK_SPEED;
+        return;
+    }
+    input.wish = Vec3::ZERO;
+    if !*dropped {
+        drop_balls(&mut commands, &balls, &sampler, walker.translation, yaw.0);
+        *dropped = true;
+    }
+    if *elapsed > 5.0 {
+        run.hold = false;
+        run.restart();
+    }
+}
