@@ -8,17 +8,14 @@
 //! `pixels` is the image side (default 768), `metres` the side of the square shown, centred on
 //! the world origin (default 4096).
 
-use bevy::math::Vec3;
 use bevy_perlin_terrain::TerrainSampler;
-use bevy_perlin_terrain::chunk::ColourRamp;
 use bevy_perlin_terrain::config::parse_config;
 use bevy_perlin_terrain::perlin_core::NoiseTables;
 use std::process::ExitCode;
 use std::sync::Arc;
+use support::top_view;
 
-const WATER: Vec3 = Vec3::new(0.10, 0.28, 0.42);
-/// Light from the north-west, 40° above the horizon.
-const SUN: Vec3 = Vec3::new(-0.54, 0.64, -0.54);
+mod support;
 
 fn main() -> ExitCode {
     match run(std::env::args().skip(1).collect()) {
@@ -56,34 +53,10 @@ fn run(args: Vec<String>) -> Result<String, String> {
     let bytes = std::fs::read(config_path).map_err(|e| format!("{config_path}: {e}"))?;
     let config = parse_config(config_path, &bytes).map_err(|e| e.to_string())?;
     let sampler = TerrainSampler::new(Arc::new(NoiseTables::from_seed(config.seed)), &config);
-    let step = metres / pixels as f64;
-    let (mut heights, mut normals) = (vec![0.0; pixels * pixels], vec![Vec3::Y; pixels * pixels]);
-    let origin = [-metres / 2.0, -metres / 2.0];
-    if !sampler.sample_grid(origin, step, [pixels, pixels], &mut heights, &mut normals) {
+    let Some((rgb, (lo, hi))) = top_view(&config, &sampler, [0.0, 0.0], metres, pixels) else {
         return Err(format!("{pixels}² samples do not fit in memory"));
-    }
-    let ramp = ColourRamp::new(&config.colours, config.sea_level);
-    let mut rgb = Vec::with_capacity(pixels * pixels * 3);
-    for (&h, &n) in heights.iter().zip(&normals) {
-        let ground = Vec3::from_slice(&ramp.colour(h, n)[..3]);
-        let shade = 0.35 + 0.65 * n.dot(SUN.normalize()).max(0.0);
-        let mut c = ground * shade;
-        if h < config.sea_level {
-            let depth = ((config.sea_level - h) / (0.15 * config.height_scale)).clamp(0.0, 1.0);
-            c = c.lerp(WATER, 0.55 + 0.4 * depth);
-        }
-        // Linear to sRGB, roughly.
-        rgb.extend(
-            c.to_array()
-                .map(|v| (v.clamp(0.0, 1.0).powf(1.0 / 2.2) * 255.0).round() as u8),
-        );
-    }
+    };
     write_png(out_path, pixels as u32, &rgb)?;
-    let (lo, hi) = heights
-        .iter()
-        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), &h| {
-            (lo.min(h), hi.max(h))
-        });
     Ok(format!(
         "{out_path}: {pixels}×{pixels} px, {metres} m square, heights {lo:.1} to {hi:.1} m"
     ))

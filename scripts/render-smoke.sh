@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Renders every preset with the fly example's screenshot mode under Xvfb (software Vulkan) and
 # fails unless each picture shows terrain. Installs xvfb and mesa-vulkan-drivers when missing.
-# Usage: scripts/render-smoke.sh [SHOT...], a shot being [EXAMPLE/]PRESET[:closeup], the example
-# `fly` unless named (default: the four presets from the air, the default and dunes presets from
-# 2 m above the ground, and the walk example on the default preset with its 100 balls).
+# Usage: scripts/render-smoke.sh [SHOT...], a shot being [EXAMPLE/]PRESET[:closeup|:panel], the
+# example `fly` unless named (default: the four presets from the air, the default and dunes presets
+# from 2 m above the ground, the default preset with the settings panel open, and the walk example
+# on the default preset with its 100 balls).
 # Builds the example in the dev profile, as the tests are, so CI compiles Bevy once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,7 +31,7 @@ out="${RENDER_SMOKE_OUT:-$CARGO_TARGET_DIR/render-smoke}"
 mkdir -p "$out"
 status=0
 shots=("$@")
-((${#shots[@]})) || shots=(default islands alps dunes default:closeup dunes:closeup walk/default)
+((${#shots[@]})) || shots=(default islands alps dunes default:closeup dunes:closeup default:panel walk/default)
 for shot in "${shots[@]}"; do
   example=fly
   if [[ $shot == */* ]]; then example=${shot%%/*}; shot=${shot#*/}; fi

@@ -63,6 +63,19 @@ fn each_preset_scatters_what_suits_it() {
             );
         }
     }
+    // Nothing grows under water: where a preset has a sea, the trees' and the grass's heights,
+    // soft edge included, start above it.
+    for preset in ["default", "islands"] {
+        let config = load(preset);
+        assert!(config.water.is_some());
+        for layer in config.scatter.iter().filter(|l| l.name != "rocks") {
+            assert!(
+                layer.height.min - layer.height.fade > 0.0,
+                "{preset}: {} reaches under the sea",
+                layer.name
+            );
+        }
+    }
     // No trees in the sand sea.
     assert!(!names("dunes").iter().any(|n| n == "trees"));
     assert!(!names("dunes").is_empty());

@@ -33,6 +33,50 @@ pub fn sun(first_cascade_far_bound: f32, maximum_distance: f32) -> impl Bundle {
     )
 }
 
+/// A top view of `config`'s ground (whose sampler is `sampler`): `pixels`² RGB bytes (sRGB)
+/// covering `metres` square centred on `centre` (`x`, `z`), hill-shaded (light from the
+/// north-west), coloured by the vertex-colour ramp, water blue below the sea; and the lowest
+/// and highest heights. `None` if the samples do not fit in memory. The preview tool's image
+/// and the settings panel's minimap.
+pub fn top_view(
+    config: &TerrainConfig,
+    sampler: &TerrainSampler,
+    centre: [f64; 2],
+    metres: f64,
+    pixels: usize,
+) -> Option<(Vec<u8>, (f32, f32))> {
+    const WATER: Vec3 = Vec3::new(0.10, 0.28, 0.42);
+    const SUN: Vec3 = Vec3::new(-0.54, 0.64, -0.54);
+    let step = metres / pixels as f64;
+    let (mut heights, mut normals) = (vec![0.0; pixels * pixels], vec![Vec3::Y; pixels * pixels]);
+    let origin = [centre[0] - metres / 2.0, centre[1] - metres / 2.0];
+    if !sampler.sample_grid(origin, step, [pixels, pixels], &mut heights, &mut normals) {
+        return None;
+    }
+    let ramp = bevy_perlin_terrain::chunk::ColourRamp::new(&config.colours, config.sea_level);
+    let mut rgb = Vec::with_capacity(pixels * pixels * 3);
+    for (&h, &n) in heights.iter().zip(&normals) {
+        let ground = Vec3::from_slice(&ramp.colour(h, n)[..3]);
+        let shade = 0.35 + 0.65 * n.dot(SUN.normalize()).max(0.0);
+        let mut c = ground * shade;
+        if h < config.sea_level {
+            let depth = ((config.sea_level - h) / (0.15 * config.height_scale)).clamp(0.0, 1.0);
+            c = c.lerp(WATER, 0.55 + 0.4 * depth);
+        }
+        // Linear to sRGB, roughly.
+        rgb.extend(
+            c.to_array()
+                .map(|v| (v.clamp(0.0, 1.0).powf(1.0 / 2.2) * 255.0).round() as u8),
+        );
+    }
+    let range = heights
+        .iter()
+        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), &h| {
+            (lo.min(h), hi.max(h))
+        });
+    Some((rgb, range))
+}
+
 /// The screenshot path from `TERRAIN_SCREENSHOT`, if set.
 pub fn screenshot_path() -> Option<String> {
     std::env::var("TERRAIN_SCREENSHOT").ok()

@@ -449,6 +449,42 @@ fn a_config_change_swaps_the_colliders_without_a_step_without_ground() {
         });
         swapped |= resolution && colliders.is_settled();
     }
+    check_swapped(&app, swapped);
+
+    // A new chunk size: the old colliders stay until every new one is in place.
+    let mut bigger = config(6.0);
+    bigger.collision.resolution = Some(9);
+    bigger.chunk_size = 32.0;
+    bigger.chunk_resolution = 33;
+    *app.world_mut().resource_mut::<TerrainConfigSource>() = TerrainConfigSource::Fixed(bigger);
+    let mut retired = false;
+    for step in 0..300 {
+        app.update();
+        for (&ball, before) in balls.iter().zip(&rest) {
+            let p = position(&app, ball);
+            assert!(
+                (p.y - before.y).abs() < 0.1,
+                "step {step}: ball moved from {before} to {p}"
+            );
+        }
+        let mut q = app.world_mut().query::<&TerrainChunkCollider>();
+        let entities = q.iter(app.world()).count();
+        let colliders = app.world().resource::<TerrainColliders>();
+        retired |= colliders.is_settled() && entities == colliders.count();
+    }
+    assert!(retired, "the colliders of the old chunk size went");
+    let colliders = app.world().resource::<TerrainColliders>();
+    for (coord, entity) in colliders.iter() {
+        let position = app.world().get::<Position>(entity).expect("placed").0;
+        let centre = (coord.as_vec2() + 0.5) * 32.0;
+        assert!(
+            position.xz().distance(centre) < 1e-3,
+            "{coord} at {position}"
+        );
+    }
+}
+
+fn check_swapped(app: &App, swapped: bool) {
     let colliders = app.world().resource::<TerrainColliders>();
     let rows: Vec<_> = colliders
         .iter()

@@ -24,9 +24,10 @@ use perlin_core::Fbm;
 
 /// Put this on every body that should have ground under it (a character, a vehicle, a ball):
 /// the chunks within [`Collision::radius`](crate::Collision::radius) of it, and ahead of it by
-/// its `LinearVelocity` (or by how it moved since the last frame), get static heightfield
-/// colliders, whether or not a [`TerrainViewer`](crate::TerrainViewer) is near. Colliders go
-/// again when no such entity is near.
+/// the faster of its `LinearVelocity` and how it moved since the last frame (a kinematic body
+/// moved by its transform), get static heightfield colliders, whether or not a
+/// [`TerrainViewer`](crate::TerrainViewer) is near. Colliders go again when no such entity is
+/// near.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default)]
 #[reflect(Component, Default, Debug)]
 #[require(Transform)]
@@ -89,9 +90,11 @@ pub struct TerrainColliders {
     /// Where each body was at the last plan, for the velocity of bodies without one.
     #[reflect(ignore)]
     last_seen: HashMap<Entity, Vec3>,
-    /// The swept positions the last plan was made for.
+    /// The swept positions the last plan was made for, by body.
     #[reflect(ignore)]
-    planned_for: Vec<[Vec3; 2]>,
+    planned_for: Vec<(Entity, [Vec3; 2])>,
+    /// Whether a plan has run.
+    planned: bool,
     /// Whether something changed outside the planner (a collider was despawned, a task slot
     /// freed up for a chunk that waited).
     dirty: bool,
@@ -126,7 +129,8 @@ impl TerrainColliders {
     /// Whether every wanted chunk has an up-to-date collider and nothing is being built or
     /// waiting to be replaced.
     pub fn is_settled(&self) -> bool {
-        !self.dirty
+        self.planned
+            && !self.dirty
             && self.pending.is_empty()
             && self.retiring.is_empty()
             && self.wanted.iter().all(|coord| {

@@ -11,7 +11,7 @@ use crate::config::TerrainConfig;
 use crate::state::{ActiveTerrainConfig, TerrainTables};
 use crate::stream::{ChunkRegistry, TerrainRoot, current_affine};
 use avian3d::prelude::{Collider, LinearVelocity, RigidBody};
-use bevy::math::Affine3A;
+use bevy::math::{Affine3A, Vec3Swizzles};
 use bevy::platform::collections::{HashMap, HashSet};
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, futures::check_ready};
@@ -20,8 +20,8 @@ use bevy::tasks::{AsyncComputeTaskPool, futures::check_ready};
 /// need colliders, and the work that follows: colliders of an old chunk size retire once the
 /// new ones are in place, colliders no body is near go, tasks start for missing or outdated
 /// colliders nearest first, and a collider missing on the path of the next two frames is built
-/// at once on the main thread. A terrain whose bodies stay within their chunks costs one
-/// comparison per body.
+/// at once on the main thread. While no body moves by a quarter of a chunk (or half the radius),
+/// a frame costs a look at each body and no planning.
 pub(super) fn plan_colliders(
     mut commands: Commands,
     bodies: Query<
@@ -50,6 +50,8 @@ pub(super) fn plan_colliders(
     if bodies.is_empty() && colliders.built.is_empty() && colliders.pending.is_empty() {
         colliders.wanted.clear();
         colliders.last_seen.clear();
+        colliders.planned_for.clear();
+        colliders.planned = true;
         return;
     }
 
@@ -61,6 +63,7 @@ pub(super) fn plan_colliders(
         .and_then(|root| roots.get(root).ok())
         .map_or(Affine3A::IDENTITY, |root| current_affine(root).inverse());
     let dt = time.delta_secs();
+    let radius = config.collision.radius;
     let mut paths = Vec::with_capacity(bodies.iter().len());
     let mut urgent_paths = Vec::with_capacity(paths.capacity());
     let mut seen = HashMap::default();
@@ -70,33 +73,54 @@ pub(super) fn plan_colliders(
         if !p.is_finite() {
             continue;
         }
-        let v = match velocity {
-            Some(v) => root_space.transform_vector3(v.0),
-            None => match colliders.last_seen.get(&entity) {
-                Some(&last) if dt > 0.0 => (p - last) / dt,
-                _ => Vec3::ZERO,
-            },
+        // The faster of its velocity and how it moved since the last frame: a kinematic body
+        // moved by its transform has a `LinearVelocity` of zero.
+        let moved = match colliders.last_seen.get(&entity) {
+            Some(&last) if dt > 0.0 => (p - last) / dt,
+            _ => Vec3::ZERO,
+        };
+        let velocity = velocity.map_or(Vec3::ZERO, |v| root_space.transform_vector3(v.0));
+        let v = if moved.length_squared() > velocity.length_squared() {
+            moved
+        } else {
+            velocity
         };
         let v = if v.is_finite() { v } else { Vec3::ZERO };
         seen.insert(entity, p);
-        paths.push([p, p + v * LOOKAHEAD]);
+        // Sweeps are bounded: a body that blew up to absurd speeds does not ask for the world.
+        let ahead = (v * LOOKAHEAD).clamp_length_max(radius + 2.0 * size);
         // The next two frames (at least two 30 Hz frames).
-        urgent_paths.push([p, p + v * 2.0 * dt.max(1.0 / 30.0)]);
+        let next = (v * 2.0 * dt.max(1.0 / 30.0)).clamp_length_max(size);
+        paths.push((entity, [p, p + ahead]));
+        urgent_paths.push([p, p + next]);
     }
     colliders.last_seen = seen;
+    paths.sort_unstable_by_key(|(entity, _)| *entity);
 
+    // Replan when a body (or where it is heading) moved horizontally by a quarter of a chunk, or
+    // half the radius if that is less.
+    let threshold = (0.25 * size).min(0.5 * radius).max(0.5);
     let moved = paths.len() != colliders.planned_for.len()
         || paths
             .iter()
             .zip(&colliders.planned_for)
-            .any(|(a, b)| a[0].distance(b[0]).max(a[1].distance(b[1])) > 0.25 * size);
-    if !(moved || reshaped || colliders.dirty) {
+            .any(|((e, a), (f, b))| {
+                e != f
+                    || a[0]
+                        .xz()
+                        .distance(b[0].xz())
+                        .max(a[1].xz().distance(b[1].xz()))
+                        > threshold
+            });
+    let first = !colliders.planned;
+    if !(moved || reshaped || colliders.dirty || first) {
         return;
     }
+    colliders.planned = true;
     colliders.dirty = false;
-    colliders.planned_for = paths.clone();
+    colliders.planned_for.clone_from(&paths);
+    let paths: Vec<[Vec3; 2]> = paths.into_iter().map(|(_, path)| path).collect();
 
-    let radius = config.collision.radius;
     let mut wanted = HashSet::default();
     for &[from, to] in &paths {
         chunks_along(from, to, radius, size, &mut wanted);
@@ -186,8 +210,13 @@ pub(super) fn ground_new_body(
     let Ok(body) = bodies.get(add.entity) else {
         return;
     };
-    let config = active.config();
     let colliders = &mut *colliders;
+    colliders.dirty = true;
+    if body.2 {
+        // A child spawned this frame has no `GlobalTransform` yet: the next plan places it.
+        return;
+    }
+    let config = active.config();
     colliders.follow_shape(config, tables.seed());
     let root_space = roots
         .get(root)
@@ -202,7 +231,6 @@ pub(super) fn ground_new_body(
         &mut near,
     );
     build_now(&mut commands, colliders, root, &tables, config, near);
-    colliders.dirty = true;
 }
 
 /// Builds the colliders of `coords` that have none, here and now (taking over their tasks).
@@ -220,8 +248,8 @@ fn build_now(
             continue;
         }
         let job = match colliders.pending.remove(&coord) {
-            Some(pending) => pending.job,
-            None => ColliderJob::new(tables.tables().clone(), config, coord),
+            Some(pending) if pending.generation == generation => pending.job,
+            _ => ColliderJob::new(tables.tables().clone(), config, coord),
         };
         if let Some(collider) = build_chunk_collider(&job) {
             place(commands, colliders, root, &job, collider, generation);

@@ -7,6 +7,7 @@
 mod collision;
 mod loader;
 mod look;
+mod save;
 mod scatter;
 mod source;
 mod validate;

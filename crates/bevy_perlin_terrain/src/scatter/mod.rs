@@ -1,4 +1,4 @@
-//! Scatter: the config's [`ScatterLayer`](crate::ScatterLayer)s placed on the chunks in view,
+//! Scatter: the config's [`ScatterLayer`]s placed on the chunks in view,
 //! off the main thread, as [`ScatterInstance`] entities under their chunk, looking like what the
 //! game registered in [`ScatterLooks`].
 //!
@@ -10,6 +10,7 @@ mod systems;
 
 pub use place::{ScatterJob, place_scatter};
 
+use crate::ScatterLayer;
 use crate::TerrainSystems;
 use crate::chunk::ChunkCoord;
 use bevy::ecs::system::EntityCommands;
@@ -19,12 +20,14 @@ use bevy::tasks::Task;
 use std::sync::Arc;
 
 /// One scattered object: its `Transform` (relative to its chunk, whose child it is) puts its
-/// base on the ground. Spawned and despawned with its chunk.
+/// base on the ground. Spawned and despawned with its chunk; a game may take one (reparent it)
+/// and the plugin then leaves it alone.
 #[derive(Component, Reflect, Clone, Debug, PartialEq, Eq)]
 #[reflect(Component, Debug, Clone, PartialEq)]
-#[require(Transform)]
+#[cfg_attr(feature = "render", require(Transform, Visibility))]
+#[cfg_attr(not(feature = "render"), require(Transform))]
 pub struct ScatterInstance {
-    /// The name of its [`ScatterLayer`](crate::ScatterLayer).
+    /// The name of its [`ScatterLayer`].
     pub layer: String,
 }
 
@@ -73,7 +76,8 @@ impl std::fmt::Debug for ScatterLook {
 }
 
 /// What each scatter layer looks like, by layer name. A layer without a look still gets its
-/// instance entities (a `Transform` and [`ScatterInstance`]), for gameplay.
+/// instance entities (a `Transform` and [`ScatterInstance`]), for gameplay. Looks apply to
+/// instances spawned after they are inserted.
 #[derive(Resource, Default, Debug, Clone)]
 pub struct ScatterLooks {
     looks: HashMap<String, ScatterLook>,
@@ -110,11 +114,23 @@ impl ScatterLooks {
     }
 }
 
+/// What a batch of instances was placed on: the ground. A change re-places every batch.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct ScatterGround {
+    seed: u64,
+    noise: perlin_core::Fbm,
+    height_scale: f32,
+    chunk_size: f32,
+    sea_level: f32,
+}
+
 /// A chunk's instances of one layer, in place.
 struct Placed {
     chunk: Entity,
     instances: Vec<Entity>,
     generation: u64,
+    /// The layer as it was when placed: a batch of an edited layer is placed again.
+    layer: ScatterLayer,
 }
 
 /// A chunk's instances of one layer, being placed.
@@ -122,6 +138,7 @@ struct Placing {
     chunk: Entity,
     task: Task<Vec<Transform>>,
     generation: u64,
+    layer: ScatterLayer,
 }
 
 /// Every chunk's scattered instances, in place and being placed. Read-only outside the plugin.
@@ -133,14 +150,15 @@ pub struct ScatterRegistry {
     placed: HashMap<(ChunkCoord, usize), Placed>,
     #[reflect(ignore)]
     placing: HashMap<(ChunkCoord, usize), Placing>,
-    /// The scatter layers and ground the instances were placed for: bumped when they change.
+    /// Bumped when the ground changes.
     generation: u64,
-    /// The config generation, sea level and scatter layers of the last plan.
     #[reflect(ignore)]
-    planned_for: Option<(u64, f32, Vec<crate::ScatterLayer>)>,
+    ground: Option<ScatterGround>,
     /// The wanted `(chunk, layer)` pairs of the last plan.
     #[reflect(ignore)]
     wanted: HashSet<(ChunkCoord, usize)>,
+    /// Whether a plan has run.
+    planned: bool,
     dirty: bool,
 }
 
@@ -158,7 +176,8 @@ impl ScatterRegistry {
     /// Whether every chunk in range of every layer has its instances, up to date, and nothing
     /// is being placed.
     pub fn is_settled(&self) -> bool {
-        !self.dirty
+        self.planned
+            && !self.dirty
             && self.placing.is_empty()
             && self.wanted.iter().all(|key| {
                 self.placed
@@ -167,7 +186,8 @@ impl ScatterRegistry {
             })
     }
 
-    /// The instance entities of layer index `layer` on chunk `coord`, if placed.
+    /// The instance entities of layer index `layer` (its place in the config's `scatter`) on
+    /// chunk `coord`, if placed.
     pub fn instances(&self, coord: ChunkCoord, layer: usize) -> Option<&[Entity]> {
         self.placed.get(&(coord, layer)).map(|p| &p.instances[..])
     }

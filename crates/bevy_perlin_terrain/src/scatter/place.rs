@@ -6,7 +6,7 @@
 //! at a hashed position in the cell, present with probability `density · spacing²`. A candidate
 //! survives when no candidate within `spacing` has a higher hashed priority; two candidates
 //! closer than `spacing` are in neighbouring cells, so looking at the eight neighbours is
-//! enough, and of two such candidates exactly one survives (dart throwing made local, in the
+//! enough, and of two such candidates at most one survives (dart throwing made local, in the
 //! spirit of Cook's 1986 Poisson-disk sampling). The rules (height, slope, creases, with soft
 //! edges) then keep each survivor with the probability their weights give, using the
 //! [`TerrainSampler`]'s exact height, normal and crease mask at its position. Rules only

@@ -16,6 +16,10 @@
 //! looking downhill. `TERRAIN_COMPARE_SCATTER=1` logs the frame time with the scatter instances
 //! hidden, then shown.
 //!
+//! Tab opens the settings panel (`panel.rs`): every field of the config on sliders, applied
+//! live; save writes `assets/terrain/NAME.terrain.ron`, load picks any file there; a minimap
+//! shows the ground around the camera. `TERRAIN_SHOT=panel` takes the screenshot with it open.
+//!
 //! The presets' scatter layers (`trees`, `rocks`, `grass`, `shrubs`) are drawn with meshes made
 //! here from Bevy primitives, registered in [`ScatterLooks`]; G hides or shows them.
 
@@ -28,6 +32,8 @@ use bevy_perlin_terrain::prelude::*;
 use std::time::{Duration, Instant};
 use support::{ScreenshotPlugin, ScreenshotRun};
 
+mod panel;
+#[path = "../support/mod.rs"]
 mod support;
 
 const PRESETS: [&str; 4] = ["default", "islands", "alps", "dunes"];
@@ -70,6 +76,9 @@ fn main() -> AppExit {
         FreeCameraPlugin,
         FrameTimeDiagnosticsPlugin::default(),
         PerlinTerrainPlugin::from_asset(preset_path(preset)).with_look(look),
+        panel::PanelPlugin {
+            open: std::env::var("TERRAIN_SHOT").is_ok_and(|s| s == "panel"),
+        },
     ))
     .insert_resource(ClearColor(SKY))
     .insert_resource(GlobalAmbientLight {
@@ -82,7 +91,7 @@ fn main() -> AppExit {
     .add_systems(
         Update,
         (
-            switch_preset,
+            switch_preset.run_if(not(bevy_egui::input::egui_wants_any_keyboard_input)),
             toggle_scatter,
             follow_config,
             keep_above_ground,
@@ -235,7 +244,7 @@ fn update_hud(
         .unwrap_or(0.0);
     let p = camera.translation;
     hud.0 = format!(
-        "{fps:.0} fps   chunks {}   tasks {}   scattered {}\nposition {:.0}, {:.0}, {:.0}   preset {} ({}/4)\nWASD fly | E/Q up/down | Shift fast | wheel speed | right mouse or M look | 1-4 presets | G scatter",
+        "{fps:.0} fps   chunks {}   tasks {}   scattered {}\nposition {:.0}, {:.0}, {:.0}   preset {} ({}/4)\nWASD fly | E/Q up/down | Shift fast | wheel speed | right mouse or M look | 1-4 presets | G scatter | Tab panel",
         registry.loaded_count(),
         registry.tasks_in_flight(),
         scatter.instance_count(),
