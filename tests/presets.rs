@@ -2,20 +2,11 @@
 //! preset is the built-in default plus scatter layers, each has scatter layers that suit it, and
 //! none repeats within 10⁷ m.
 
-use bevy_perlin_terrain::config::parse_config;
+mod common;
+
 use bevy_perlin_terrain::perlin_core::{FractalMode, NoiseTables};
 use bevy_perlin_terrain::prelude::*;
-
-const PRESETS: [&str; 4] = ["default", "islands", "alps", "dunes"];
-
-fn load(name: &str) -> TerrainConfig {
-    let path = format!(
-        "{}/assets/terrain/{name}.terrain.ron",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    parse_config(&path, &bytes).unwrap_or_else(|e| panic!("{e}"))
-}
+use common::{PRESETS, load};
 
 #[test]
 fn every_preset_loads_and_they_differ() {

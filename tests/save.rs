@@ -2,19 +2,13 @@
 //! changed one field at a time (nested, optional, listed), read back equal; and only what
 //! differs from the defaults is written.
 
+mod common;
+
 use bevy_perlin_terrain::config::parse_config;
 use bevy_perlin_terrain::perlin_core::{Erosion, FractalMode};
 use bevy_perlin_terrain::prelude::*;
 use bevy_perlin_terrain::{ScatterLayer, Snow};
-
-fn load(name: &str) -> TerrainConfig {
-    let path = format!(
-        "{}/assets/terrain/{name}.terrain.ron",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    parse_config(&path, &bytes).unwrap_or_else(|e| panic!("{e}"))
-}
+use common::{PRESETS, load};
 
 /// `config` written and read back.
 fn round_trip(config: &TerrainConfig) -> TerrainConfig {
@@ -24,7 +18,7 @@ fn round_trip(config: &TerrainConfig) -> TerrainConfig {
 
 #[test]
 fn every_preset_reads_back_equal() {
-    for name in ["default", "islands", "alps", "dunes"] {
+    for name in PRESETS {
         let config = load(name);
         assert_eq!(round_trip(&config), config, "{name}:\n{}", config.to_ron());
     }
