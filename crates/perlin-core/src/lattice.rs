@@ -70,7 +70,7 @@ pub(crate) fn mix2(keys: [u32; 4], ix: i64, iy: i64) -> u32 {
 /// The part of [`mix2`] that depends on `ix` alone: the grid path computes it once per column.
 #[inline(always)]
 pub(crate) fn mix2_column(keys: [u32; 4], ix: i64) -> u32 {
-    ((ix as u32) ^ keys[0]).wrapping_mul(3_284_157_443)
+    ((ix as u32) ^ keys[0]).wrapping_mul(MIX2_COLUMN)
 }
 
 /// The rest of [`mix2`], from the column part `a`.
@@ -78,10 +78,15 @@ pub(crate) fn mix2_column(keys: [u32; 4], ix: i64) -> u32 {
 pub(crate) fn mix2_row(keys: [u32; 4], mut a: u32, iy: i64) -> u32 {
     let mut b = (iy as u32) ^ keys[1];
     b ^= a.rotate_left(16);
-    b = b.wrapping_mul(1_911_520_717);
+    b = b.wrapping_mul(MIX2_ROW);
     a ^= b.rotate_left(16);
-    a.wrapping_mul(2_048_419_325)
+    a.wrapping_mul(MIX2_FINAL)
 }
+
+/// The three odd multipliers of [`mix2`], in the order they are applied.
+pub(crate) const MIX2_COLUMN: u32 = 3_284_157_443;
+pub(crate) const MIX2_ROW: u32 = 1_911_520_717;
+pub(crate) const MIX2_FINAL: u32 = 2_048_419_325;
 
 /// `mix2` chained over more coordinates: `mix2(mix2(x, y), z)`.
 #[inline(always)]

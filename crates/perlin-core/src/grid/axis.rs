@@ -48,6 +48,7 @@ pub(super) struct Axis {
 impl Axis {
     /// Fills the axis for world `positions`, which the layer maps to lattice coordinates
     /// `p · frequency + shift`. Reuses the vectors' memory.
+    #[inline(always)]
     pub fn rebuild(
         &mut self,
         positions: &[f64],

@@ -77,6 +77,7 @@ impl Columns {
     /// Lays out the columns of `axis` in blocks of `lanes`. A layer whose columns touch more than
     /// `4 · width + 64` lattice columns (an aliasing octave, or non-finite positions) is
     /// sparse: its columns fetch their cells' data lane by lane.
+    #[inline(always)]
     pub fn rebuild(&mut self, tables: &NoiseTables, lattice: Lattice, axis: &Axis, lanes: usize) {
         let cells = &axis.cell;
         let width = cells.len();
@@ -117,54 +118,60 @@ impl Columns {
     }
 }
 
-/// The lattice data of the rows a band reads (2, or 4 for the cubic), over the window's columns;
-/// walking down the grid, rows move up instead of being fetched again.
+/// The lattice data of the rows a band reads (2, or 4 for the cubic), over the window's columns,
+/// in one buffer: a ring of [`RING`] slots, lattice row `y` in slot `y mod RING`, each slot one
+/// `span`-long array per component. Walking down the grid, a band fetches only the row the
+/// previous band did not hold.
 #[derive(Default)]
 pub(super) struct BandRows {
-    /// One entry per lattice row, each one array per component.
-    rows: Vec<[Vec<f32>; 2]>,
-    /// Lattice y of `rows[0]`.
-    first: Option<i64>,
+    data: Vec<f32>,
+    span: usize,
+    /// The lattice row each slot holds.
+    held: [Option<i64>; RING],
 }
+
+/// Slots of the [`BandRows`] ring: the cubic's four rows.
+const RING: usize = 4;
 
 impl BandRows {
     /// Forgets what the rows held (a new layer or config).
     pub fn reset(&mut self) {
-        self.first = None;
+        self.held = [None; RING];
     }
 
-    /// Makes the rows hold lattice rows `first .. first + count` over `cols`.
-    fn load(
+    /// Where component `comp` of lattice row `y` starts in the buffer.
+    #[inline(always)]
+    fn start(&self, y: i64, comp: usize) -> usize {
+        (y.rem_euclid(RING as i64) as usize * 2 + comp) * self.span
+    }
+
+    /// Makes the ring hold lattice rows `first .. first + count` over `cols`.
+    #[inline(always)]
+    fn load<S: Simd>(
         &mut self,
+        s: S,
         tables: &NoiseTables,
         lattice: Lattice,
         cols: &Columns,
         first: i64,
         count: usize,
     ) {
-        self.rows.resize_with(count, Default::default);
-        let fetch = |row: &mut [Vec<f32>; 2], y: i64| {
-            let [first, second] = row;
-            first.resize(cols.span, 0.0);
-            second.resize(cols.span, 0.0);
-            lattice.fill_row(tables, &cols.keys, y, first, second);
-        };
-        match self.first {
-            Some(f) if f == first => {}
-            Some(f) if f.wrapping_add(1) == first => {
-                self.rows.rotate_left(1);
-                fetch(
-                    &mut self.rows[count - 1],
-                    first.wrapping_add(count as i64 - 1),
-                );
-            }
-            _ => {
-                for (j, row) in self.rows.iter_mut().enumerate() {
-                    fetch(row, first.wrapping_add(j as i64));
-                }
-            }
+        if self.span != cols.span {
+            self.span = cols.span;
+            self.data.clear();
+            self.data.resize(RING * 2 * cols.span, 0.0);
+            self.reset();
         }
-        self.first = Some(first);
+        for y in (0..count.min(RING)).map(|j| first.wrapping_add(j as i64)) {
+            let slot = y.rem_euclid(RING as i64) as usize;
+            if self.held[slot] == Some(y) {
+                continue;
+            }
+            self.held[slot] = Some(y);
+            let row = &mut self.data[slot * 2 * self.span..(slot + 1) * 2 * self.span];
+            let (a, b) = row.split_at_mut(self.span);
+            lattice.fill_row(s, tables, &cols.keys, y, a, b);
+        }
     }
 }
 
@@ -214,6 +221,7 @@ impl BandLayer<'_> {
                 .unwrap_or(strip.end);
             if self.layout.dense() {
                 self.band_rows.load(
+                    s,
                     self.tables,
                     self.lattice,
                     self.layout,
@@ -226,7 +234,8 @@ impl BandLayer<'_> {
         }
     }
 
-    /// One band: rows `rows` in lattice row `y0`.
+    /// One band: rows `rows` in lattice row `y0`. Each block of columns computes its constants
+    /// once, then walks down the band's rows.
     #[inline(always)]
     fn band<S: Simd, const MODE: u8, const SLOPES: bool>(
         &mut self,
@@ -234,49 +243,129 @@ impl BandLayer<'_> {
         rows: Range<usize>,
         y0: i64,
     ) {
-        let lanes = S::LANES;
-        let (ax, ry) = (self.columns, self.rows);
+        let (lanes, width) = (S::LANES, self.sums.width);
+        let ax = self.columns;
         let amplitude = s.splat(self.weights.amplitude);
         let amplitude_frequency = s.splat(self.weights.amplitude_frequency);
-        for b in 0..self.sums.width / lanes {
-            let c = b * lanes;
+        // The band's part of everything the rows loop reads, sliced once: the loop below then
+        // only checks that a block lies inside a row.
+        let ry = self.rows;
+        let (frac, fade, dfade) = (
+            &ry.frac[rows.clone()],
+            &ry.fade[rows.clone()],
+            &ry.dfade[rows.clone()],
+        );
+        let band = self.sums.at(rows.start, 0)..self.sums.at(rows.end, 0);
+        let value = &mut self.sums.value[band.clone()];
+        let (dx, dy) = if SLOPES {
+            (&mut self.sums.dx[band.clone()], &mut self.sums.dy[band])
+        } else {
+            (&mut [][..], &mut [][..])
+        };
+        let taps = TapRows::of(
+            self.layout,
+            self.columns,
+            self.lattice,
+            self.tables,
+            self.band_rows,
+            self.base,
+            y0,
+        );
+        for c in (0..width / lanes).map(|b| b * lanes) {
             let tx = s.load(&ax.frac[c..]);
             let u = s.load(&ax.fade[c..]);
             let du = s.load(&ax.dfade[c..]);
             let k = match self.base {
                 BandBase::Perlin => {
-                    let g = self.corners::<S, 8>(s, c, y0, PERLIN_TAPS);
+                    let g = taps.corners::<S, 8>(s, c, y0, PERLIN_TAPS);
                     perlin_constants(s, g, tx, u, du)
                 }
                 BandBase::Value => {
-                    let v = self.corners::<S, 4>(s, c, y0, VALUE_TAPS);
+                    let v = taps.corners::<S, 4>(s, c, y0, VALUE_TAPS);
                     value_constants(s, v, u, du)
                 }
                 BandBase::Cubic => {
-                    let v = self.corners::<S, 16>(s, c, y0, CUBIC_TAPS);
+                    let v = taps.corners::<S, 16>(s, c, y0, CUBIC_TAPS);
                     cubic_constants(s, v, tx)
                 }
             };
-            for r in rows.clone() {
-                let ty = s.splat(ry.frac[r]);
-                let v = s.splat(ry.fade[r]);
-                let dv = s.splat(ry.dfade[r]);
-                let [n, dn_dx, dn_dy] = sample(k, ty, v, dv);
-                let (value, slope) = shape::<S, MODE>(s, n);
-                let i = self.sums.at(r, c);
-                let sum = s.load(&self.sums.value[i..]);
-                value
-                    .mul_add(amplitude, sum)
-                    .store(&mut self.sums.value[i..]);
-                if SLOPES {
+            let curves = frac.iter().zip(fade).zip(dfade);
+            if SLOPES {
+                let sums = value
+                    .chunks_exact_mut(width)
+                    .zip(dx.chunks_exact_mut(width))
+                    .zip(dy.chunks_exact_mut(width));
+                for (((value, dx), dy), ((&ty, &v), &dv)) in sums.zip(curves) {
+                    let [n, dn_dx, dn_dy] = sample(k, s.splat(ty), s.splat(v), s.splat(dv));
+                    let (shaped, slope) = shape::<S, MODE>(s, n);
                     let kk = slope * amplitude_frequency;
-                    let dx = s.load(&self.sums.dx[i..]);
-                    dn_dx.mul_add(kk, dx).store(&mut self.sums.dx[i..]);
-                    let dy = s.load(&self.sums.dy[i..]);
-                    dn_dy.mul_add(kk, dy).store(&mut self.sums.dy[i..]);
+                    add(s, &mut value[c..], shaped, amplitude);
+                    add(s, &mut dx[c..], dn_dx, kk);
+                    add(s, &mut dy[c..], dn_dy, kk);
+                }
+            } else {
+                for (value, ((&ty, &v), &dv)) in value.chunks_exact_mut(width).zip(curves) {
+                    let [n, ..] = sample(k, s.splat(ty), s.splat(v), s.splat(dv));
+                    let (shaped, _) = shape::<S, MODE>(s, n);
+                    add(s, &mut value[c..], shaped, amplitude);
                 }
             }
         }
+    }
+}
+
+/// `sum[..LANES] += term · weight`, rounded once.
+#[inline(always)]
+fn add<S: Simd>(s: S, sum: &mut [f32], term: S::F, weight: S::F) {
+    term.mul_add(weight, s.load(sum)).store(sum);
+}
+
+/// Where a band's blocks find their corners: the band's rows in [`BandRows`], and for each tap
+/// where its lattice row starts there, one window column left of the tap's own column (so that
+/// `base − 1` is the tap's column for a block based at `base`); or, for a sparse layer, the
+/// lattice itself.
+struct TapRows<'a> {
+    /// Whether the layer is dense (the rows hold data); a sparse layer hashes lane by lane.
+    dense: bool,
+    data: &'a [f32],
+    starts: [usize; 16],
+    layout: &'a Columns,
+    columns: &'a Axis,
+    lattice: Lattice,
+    tables: &'a NoiseTables,
+}
+
+impl<'a> TapRows<'a> {
+    #[inline(always)]
+    fn of(
+        layout: &'a Columns,
+        columns: &'a Axis,
+        lattice: Lattice,
+        tables: &'a NoiseTables,
+        band_rows: &'a BandRows,
+        base: BandBase,
+        y0: i64,
+    ) -> TapRows<'a> {
+        let mut out = TapRows {
+            dense: layout.dense(),
+            data: &band_rows.data,
+            starts: [0; 16],
+            layout,
+            columns,
+            lattice,
+            tables,
+        };
+        if out.dense {
+            let taps: &[(i64, i64, usize)] = match base {
+                BandBase::Perlin => &PERLIN_TAPS,
+                BandBase::Value => &VALUE_TAPS,
+                BandBase::Cubic => &CUBIC_TAPS,
+            };
+            for (start, &(dx, dy, comp)) in out.starts.iter_mut().zip(taps) {
+                *start = band_rows.start(y0.wrapping_add(dy), comp) + (dx + 1) as usize;
+            }
+        }
+        out
     }
 
     /// The lattice data the columns `c..c + LANES` read around their cells in lattice row
@@ -292,15 +381,15 @@ impl BandLayer<'_> {
     ) -> [S::F; T] {
         // No closures here: a closure is not always inlined into the target-feature function,
         // and every lane operation in it would become a call.
-        let first_row = self.base.taps().start;
         let mut out = [s.splat(0.0); T];
         let block = self.layout.blocks.get(c / S::LANES).copied();
         match block {
-            Some(block) if self.layout.dense() && block.fits => {
+            Some(block) if self.dense && block.fits => {
+                // Tap rows start one column left of the window (the cubic's left tap).
+                let at = block.base as usize - 1;
                 let lanes = s.load_int(&self.layout.lane[c..]);
-                for (o, &(dx, dy, comp)) in out.iter_mut().zip(&taps) {
-                    let row = &self.band_rows.rows[(dy - first_row) as usize][comp];
-                    *o = s.pick(&row[(block.base as i64 + dx) as usize..], lanes);
+                for (o, &start) in out.iter_mut().zip(&self.starts) {
+                    *o = s.pick(&self.data[start + at..], lanes);
                 }
             }
             _ => {

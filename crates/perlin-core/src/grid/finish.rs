@@ -52,8 +52,38 @@ pub(super) struct Finish<'a> {
     pub sums: [&'a [f32]; 3],
     /// The warp's Jacobian, if any.
     pub jacobian: Option<[&'a [f32]; 4]>,
-    /// `[value, ∂/∂x, ∂/∂y]` out.
+    /// `[value, ∂/∂x, ∂/∂y]` out, padded rows like the sums.
     pub out: [&'a mut [f32]; 3],
+    /// Where the values go instead of `out[0]`, if set, so that they need no copy.
+    pub values: Option<Unpadded<'a>>,
+}
+
+/// The caller's rows of a strip: `width` samples each, where the strip's rows hold `padded`.
+pub(super) struct Unpadded<'a> {
+    pub rows: &'a mut [f32],
+    pub width: usize,
+    pub padded: usize,
+}
+
+impl Unpadded<'_> {
+    /// Stores the lanes of the strip's padded row `row`, columns `column..column + LANES`, at
+    /// their places, dropping the padding lanes.
+    #[inline(always)]
+    fn store<S: Simd>(&mut self, v: S::F, row: usize, column: usize) {
+        let width = self.width;
+        let Some(row) = self.rows.get_mut(row * width..(row + 1) * width) else {
+            return;
+        };
+        if column + S::LANES <= width {
+            v.store(&mut row[column..]);
+        } else if column < width {
+            let mut lanes = [0f32; crate::simd::MAX_LANES];
+            v.store(&mut lanes);
+            for (to, from) in row[column..].iter_mut().zip(lanes) {
+                *to = from;
+            }
+        }
+    }
 }
 
 impl Kernel for Finish<'_> {
@@ -76,22 +106,15 @@ impl Finish<'_> {
     fn samples<S: Simd, const PLAIN: bool, const WARPED: bool>(self, s: S) {
         let [value, sx, sy] = self.sums;
         let [out, gx, gy] = self.out;
+        let slopes = !sx.is_empty();
         let scale = s.splat(self.scale);
         let (inverse_norm, size) = (s.splat(self.inverse_norm), s.splat(self.noise_size));
-        if sx.is_empty() {
-            for i in (0..out.len()).step_by(S::LANES) {
-                let sum = s.load(&value[i..]);
-                let v = if PLAIN {
-                    sum * scale
-                } else {
-                    maths::signed_pow(s, sum * inverse_norm, self.contrast).0 * size
-                };
-                v.store(&mut out[i..]);
-            }
-            return;
-        }
         let [j00, j01, j10, j11] = self.jacobian.unwrap_or([&[]; 4]);
-        for i in (0..out.len()).step_by(S::LANES) {
+        let mut direct = self.values;
+        let padded = direct.as_ref().map_or(usize::MAX, |d| d.padded);
+        // Where sample `i` is in the padded rows, for `direct`.
+        let (mut row, mut column) = (0, 0);
+        for i in (0..value.len()).step_by(S::LANES) {
             let sum = s.load(&value[i..]);
             let (v, k) = if PLAIN {
                 (sum * scale, scale)
@@ -99,16 +122,27 @@ impl Finish<'_> {
                 let (shaped, slope) = maths::signed_pow(s, sum * inverse_norm, self.contrast);
                 (shaped * size, slope * size * inverse_norm)
             };
-            v.store(&mut out[i..]);
-            let (mut dx, mut dy) = (s.load(&sx[i..]), s.load(&sy[i..]));
-            if WARPED {
-                (dx, dy) = (
-                    dx.mul_add(s.load(&j00[i..]), dy * s.load(&j10[i..])),
-                    dx.mul_add(s.load(&j01[i..]), dy * s.load(&j11[i..])),
-                );
+            match &mut direct {
+                Some(rows) => {
+                    rows.store::<S>(v, row, column);
+                    column += S::LANES;
+                    if column >= padded {
+                        (row, column) = (row + 1, 0);
+                    }
+                }
+                None => v.store(&mut out[i..]),
             }
-            (dx * k).store(&mut gx[i..]);
-            (dy * k).store(&mut gy[i..]);
+            if slopes {
+                let (mut dx, mut dy) = (s.load(&sx[i..]), s.load(&sy[i..]));
+                if WARPED {
+                    (dx, dy) = (
+                        dx.mul_add(s.load(&j00[i..]), dy * s.load(&j10[i..])),
+                        dx.mul_add(s.load(&j01[i..]), dy * s.load(&j11[i..])),
+                    );
+                }
+                (dx * k).store(&mut gx[i..]);
+                (dy * k).store(&mut gy[i..]);
+            }
         }
     }
 }

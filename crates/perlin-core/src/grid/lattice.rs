@@ -3,6 +3,7 @@
 //! fits, or hash it lane by lane; every path goes through [`Lattice::at_keyed`], so they give
 //! the same bits.
 
+use super::maths::mix2_row;
 use crate::lattice::Hashing;
 use crate::simd::{Int, Real, Simd};
 use crate::tables::NoiseTables;
@@ -51,25 +52,52 @@ impl Lattice {
     }
 
     /// Lattice row `y` over the columns whose keys are `keys`, into `first` (and `second`).
-    pub fn fill_row(
+    /// Gradients are hashed a register of columns at a time (integer operations and table
+    /// reads: the same bits as [`Lattice::at_keyed`]); values, whose hash ends in `f64`, one
+    /// column at a time.
+    #[inline(always)]
+    pub fn fill_row<S: Simd>(
         self,
+        s: S,
         tables: &NoiseTables,
         keys: &[u32],
         y: i64,
         first: &mut [f32],
         second: &mut [f32],
     ) {
-        match self {
-            Lattice::Gradients(hashing) => {
-                for ((key, a), b) in keys.iter().zip(first).zip(second) {
-                    [*a, *b] = hashing.gradient_2d_f32_keyed(tables, *key, y);
-                }
-            }
-            Lattice::Values(value) => {
+        let Lattice::Gradients(hashing) = self else {
+            if let Lattice::Values(value) = self {
                 for (key, a) in keys.iter().zip(first) {
                     *a = value.lattice_keyed(tables, *key, y) as f32;
                 }
             }
+            return;
+        };
+        let lanes = S::LANES;
+        let full = keys.len().min(first.len()).min(second.len()) / lanes * lanes;
+        for c in (0..full).step_by(lanes) {
+            let key = s.load_int(&keys[c..]);
+            // Twice the gradient's index: `[x, y]` pairs in the flattened table.
+            let (index, table) = match hashing {
+                crate::Hashing::Table => (
+                    key.add(s.splat_int((y & 255) as u32)).shl(1),
+                    tables.perm_grad2_f32_flat(),
+                ),
+                crate::Hashing::Integer => (
+                    mix2_row(s, tables.keys()[1], key, s.splat_int(y as u32))
+                        .shr(24)
+                        .shl(1),
+                    tables.grad2_f32_flat(),
+                ),
+            };
+            index.gather(table).store(&mut first[c..]);
+            index
+                .add(s.splat_int(1))
+                .gather(table)
+                .store(&mut second[c..]);
+        }
+        for ((key, a), b) in keys.iter().zip(first).zip(second).skip(full) {
+            [*a, *b] = hashing.gradient_2d_f32_keyed(tables, *key, y);
         }
     }
 }
@@ -110,17 +138,19 @@ impl Window {
         self.slots.clear();
     }
 
-    /// Makes the window hold columns `x.0 ..= x.1` of rows `y.0 ..= y.1`; `false` (and the
-    /// window unusable) if that is more than `limit` lattice points.
-    pub fn cover(
+    /// Makes the window hold columns `x.0 ..= x.1` of rows `y.0 ..= y.1` (`(x, y) = bounds`);
+    /// `false` (and the window unusable) if that is more than `limit` lattice points.
+    #[inline(always)]
+    pub fn cover<S: Simd>(
         &mut self,
+        s: S,
         tables: &NoiseTables,
         lattice: Lattice,
         sheared: bool,
-        x: (i64, i64),
-        y: (i64, i64),
+        bounds: ((i64, i64), (i64, i64)),
         limit: usize,
     ) -> bool {
+        let (x, y) = bounds;
         let columns = x.1.saturating_sub(x.0).saturating_add(1);
         let rows = y.1.saturating_sub(y.0).saturating_add(1);
         if columns <= 0 || rows <= 0 || columns as u128 * rows as u128 > limit as u128 {
@@ -184,7 +214,7 @@ impl Window {
                     }
                 }
             } else {
-                lattice.fill_row(tables, &self.keys, row, first, second);
+                lattice.fill_row(s, tables, &self.keys, row, first, second);
             }
         }
         true

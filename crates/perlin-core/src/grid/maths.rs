@@ -6,6 +6,7 @@
 //! place of `f32` (checked against `f64` libm in the tests below).
 
 use crate::fade::Fade;
+use crate::lattice::{MIX2_COLUMN, MIX2_FINAL, MIX2_ROW};
 use crate::simd::{Int, Real, Simd};
 
 /// `s(t)` and `s′(t)` of a fade curve, in the operation order of [`Fade::apply`].
@@ -157,13 +158,16 @@ fn rotl16<I: Int>(v: I) -> I {
 /// two seed keys.
 #[inline(always)]
 pub(crate) fn mix2<S: Simd>(s: S, keys: [u32; 2], x: S::I, y: S::I) -> S::I {
-    let mut a = x ^ s.splat_int(keys[0]);
-    let mut b = y ^ s.splat_int(keys[1]);
-    a = a.mul(s.splat_int(3_284_157_443));
-    b = b ^ rotl16(a);
-    b = b.mul(s.splat_int(1_911_520_717));
-    a = a ^ rotl16(b);
-    a.mul(s.splat_int(2_048_419_325))
+    let a = (x ^ s.splat_int(keys[0])).mul(s.splat_int(MIX2_COLUMN));
+    mix2_row(s, keys[1], a, y)
+}
+
+/// The rest of [`mix2`] from the column part `a` (see [`crate::lattice::mix2_row`]).
+#[inline(always)]
+pub(crate) fn mix2_row<S: Simd>(s: S, key: u32, a: S::I, y: S::I) -> S::I {
+    let b = (y ^ s.splat_int(key)) ^ rotl16(a);
+    let b = b.mul(s.splat_int(MIX2_ROW));
+    (a ^ rotl16(b)).mul(s.splat_int(MIX2_FINAL))
 }
 
 #[cfg(test)]

@@ -35,13 +35,13 @@ pub use crate::simd::GridKernel;
 pub use spec::{GridError, GridSpec};
 
 use crate::fbm::{BaseNoise, Fbm, Octave, WARP_OFFSETS};
-use crate::simd::{Isa, Real, Simd};
+use crate::simd::{Isa, Kernel, Real, Simd};
 use crate::tables::NoiseTables;
 use crate::value::{Interpolation, Value};
 use axis::{Axis, Curve, SKEW};
 use band::{BandBase, BandLayer, BandRows, Columns};
 use erosion::{ErosionPass, ErosionScratch};
-use finish::{Finish, WarpField};
+use finish::{Finish, Unpadded, WarpField};
 use lattice::{Lattice, PointSource, Window};
 use point::{Displacement, PointBase, PointLayer};
 use std::cell::RefCell;
@@ -414,7 +414,16 @@ impl Fbm {
         let count = self.octave_list().count();
         octaves.resize_with(count, Layer::default);
         for (o, layer) in self.octave_list().zip(octaves.iter_mut()) {
-            prepare(tables, layer, &main, lanes, xs, ys, &o, [o.shift, o.shift]);
+            isa.run(Prepare {
+                tables,
+                layer,
+                route: &main,
+                lanes,
+                xs,
+                ys,
+                octave: &o,
+                shift: [o.shift, o.shift],
+            });
         }
         let warp_route = Route::of(self, false);
         if let Some(w) = self.warp {
@@ -424,7 +433,16 @@ impl Fbm {
                 shift: 0.0,
             };
             for (layer, offset) in warp.iter_mut().zip(WARP_OFFSETS) {
-                prepare(tables, layer, &warp_route, lanes, xs, ys, &octave, offset);
+                isa.run(Prepare {
+                    tables,
+                    layer,
+                    route: &warp_route,
+                    lanes,
+                    xs,
+                    ys,
+                    octave: &octave,
+                    shift: offset,
+                });
             }
         }
         if let Some(plan) = &erosion {
@@ -486,6 +504,13 @@ impl Fbm {
             }
             let [ov, ox, oy] = &mut strip.out;
             let jacobian = &strip.jacobian;
+            // Without erosion, the values need nothing after `Finish`: it writes them in place.
+            let values = erosion.is_none().then(|| Unpadded {
+                rows: &mut out.values[rows.start * width..rows.end * width],
+                width,
+                padded,
+            });
+            let direct = values.is_some();
             isa.run(Finish {
                 inverse_norm: (1.0 / norm) as f32,
                 scale: (self.noise_size / norm) as f32,
@@ -501,6 +526,7 @@ impl Fbm {
                     ]
                 }),
                 out: [&mut ov[..], &mut ox[..], &mut oy[..]],
+                values,
             });
             let eroded = erosion.as_ref().is_some_and(|plan| {
                 erosion_scratch.windows_for(isa, tables, plan, rows.clone(), len)
@@ -518,7 +544,10 @@ impl Fbm {
             copy_out(
                 &strip.out,
                 &strip.creases,
-                eroded,
+                Copied {
+                    values: !direct,
+                    eroded,
+                },
                 rows,
                 width,
                 padded,
@@ -528,38 +557,56 @@ impl Fbm {
     }
 }
 
-/// Per-axis work of one layer, and its band layout when it takes the band path.
-#[allow(clippy::too_many_arguments)]
-fn prepare(
-    tables: &NoiseTables,
-    layer: &mut Layer,
-    route: &Route,
+/// Per-axis work of one layer, and its band layout when it takes the band path. A kernel only so
+/// that it compiles with the CPU's instructions (the floors and curves vectorise); it gives the
+/// same bits on every kernel.
+struct Prepare<'a> {
+    tables: &'a NoiseTables,
+    layer: &'a mut Layer,
+    route: &'a Route,
     lanes: usize,
-    xs: &[f64],
-    ys: &[f64],
-    octave: &Octave,
+    xs: &'a [f64],
+    ys: &'a [f64],
+    octave: &'a Octave,
     shift: [f64; 2],
-) {
-    layer.frequency = octave.frequency;
-    layer.weights = Weights {
-        amplitude: octave.amplitude as f32,
-        amplitude_frequency: (octave.amplitude * octave.frequency) as f32,
-    };
-    let f = octave.frequency;
-    layer
-        .columns
-        .rebuild(xs, f, shift[0], route.column_curve, route.simplex);
-    layer
-        .rows
-        .rebuild(ys, f, shift[1], route.row_curve, route.simplex);
-    layer.column_bounds = layer.columns.bounds();
-    if route.band.is_some() {
+}
+
+impl Kernel for Prepare<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<S: Simd>(self, _: S) {
+        let Prepare {
+            tables,
+            layer,
+            route,
+            lanes,
+            xs,
+            ys,
+            octave,
+            shift,
+        } = self;
+        layer.frequency = octave.frequency;
+        layer.weights = Weights {
+            amplitude: octave.amplitude as f32,
+            amplitude_frequency: (octave.amplitude * octave.frequency) as f32,
+        };
+        let f = octave.frequency;
         layer
-            .layout
-            .rebuild(tables, route.lattice, &layer.columns, lanes);
+            .columns
+            .rebuild(xs, f, shift[0], route.column_curve, route.simplex);
+        layer
+            .rows
+            .rebuild(ys, f, shift[1], route.row_curve, route.simplex);
+        layer.column_bounds = layer.columns.bounds();
+        if route.band.is_some() {
+            layer
+                .layout
+                .rebuild(tables, route.lattice, &layer.columns, lanes);
+        }
+        layer.band_rows.reset();
+        layer.window.reset();
     }
-    layer.band_rows.reset();
-    layer.window.reset();
 }
 
 /// Adds one layer over a strip to `sums`, on the band or the point path.
@@ -589,10 +636,15 @@ fn run_layer(
     }
     let bounds = lattice_bounds(route, layer, &sums.rows, displacement);
     let limit = 4 * sums.value.len() + 4096;
-    let covered = bounds.is_some_and(|(x, y)| {
-        layer
-            .window
-            .cover(tables, route.lattice, route.simplex, x, y, limit)
+    let covered = bounds.is_some_and(|bounds| {
+        isa.run(CoverWindow {
+            window: &mut layer.window,
+            tables,
+            lattice: route.lattice,
+            sheared: route.simplex,
+            bounds,
+            limit,
+        })
     });
     let source = if covered {
         PointSource::Window(&layer.window)
@@ -610,6 +662,32 @@ fn run_layer(
         displacement,
         sums,
     });
+}
+
+/// [`Window::cover`] on lanes.
+struct CoverWindow<'a> {
+    window: &'a mut Window,
+    tables: &'a NoiseTables,
+    lattice: Lattice,
+    sheared: bool,
+    bounds: ((i64, i64), (i64, i64)),
+    limit: usize,
+}
+
+impl Kernel for CoverWindow<'_> {
+    type Output = bool;
+
+    #[inline(always)]
+    fn run<S: Simd>(self, s: S) -> bool {
+        self.window.cover(
+            s,
+            self.tables,
+            self.lattice,
+            self.sheared,
+            self.bounds,
+            self.limit,
+        )
+    }
 }
 
 /// The lattice points (columns, rows) a point layer's strip touches, with margins: square
@@ -692,11 +770,18 @@ impl StripBuffers {
     }
 }
 
+/// What [`copy_out`] copies: the values unless `Finish` wrote them in place; the creases if
+/// the strip was eroded (else they are ½).
+struct Copied {
+    values: bool,
+    eroded: bool,
+}
+
 /// Copies a finished strip (padded width) into the caller's buffers (real width).
 fn copy_out(
     finished: &[Vec<f32>; 3],
     creases: &[f32],
-    eroded: bool,
+    copied: Copied,
     rows: Range<usize>,
     width: usize,
     padded: usize,
@@ -705,7 +790,9 @@ fn copy_out(
     for (k, r) in rows.enumerate() {
         let from = k * padded..k * padded + width;
         let to = r * width..(r + 1) * width;
-        out.values[to.clone()].copy_from_slice(&finished[0][from.clone()]);
+        if copied.values {
+            out.values[to.clone()].copy_from_slice(&finished[0][from.clone()]);
+        }
         if let Some(g) = out.gradients.as_deref_mut() {
             for ((g, &dx), &dy) in g[to.clone()]
                 .iter_mut()
@@ -716,7 +803,7 @@ fn copy_out(
             }
         }
         if let Some(c) = out.creases.as_deref_mut() {
-            if eroded {
+            if copied.eroded {
                 c[to].copy_from_slice(&creases[from]);
             } else {
                 c[to].fill(0.5);
