@@ -7,7 +7,9 @@ use crate::stream::TerrainStreamingPlugin;
 use bevy::prelude::*;
 
 /// The terrain's systems, in this order in `Update`. Order your own systems against them, e.g.
-/// `.after(TerrainSystems::Upload)` to see this frame's new chunks.
+/// `.after(TerrainSystems::Upload)` to see this frame's new chunks (Bevy applies the commands
+/// of the sets before your system; between its own sets the plugin needs no such sync point,
+/// so an idle terrain adds none to the frame).
 #[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum TerrainSystems {
     /// Applies a new or reloaded config: tables, sampler, generation.
@@ -101,7 +103,7 @@ impl Plugin for PerlinTerrainPlugin {
                 TerrainSystems::Scatter,
                 TerrainSystems::Look,
             )
-                .chain(),
+                .chain_ignore_deferred(),
         )
         .register_type::<TerrainSampler>()
         .add_plugins((

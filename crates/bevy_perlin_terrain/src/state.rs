@@ -112,17 +112,6 @@ pub(crate) fn next_state(
 }
 
 impl NextState {
-    /// Puts the state in force through `commands`.
-    pub fn apply(self, commands: &mut Commands) {
-        if let Some(tables) = self.tables {
-            commands.insert_resource(tables);
-        }
-        if let Some(sampler) = self.sampler {
-            commands.insert_resource(sampler);
-        }
-        commands.insert_resource(self.active);
-    }
-
     /// Puts the state in force in `world` at once.
     pub fn apply_now(self, world: &mut World) {
         if let Some(tables) = self.tables {

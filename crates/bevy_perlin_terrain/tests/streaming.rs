@@ -293,6 +293,15 @@ fn uploads_stay_within_the_per_frame_budget_and_lod_changes_remesh() {
     }
 }
 
+/// Moves `viewer` by `dx` metres along x.
+fn move_viewer(app: &mut App, viewer: Entity, dx: f32) {
+    app.world_mut()
+        .get_mut::<Transform>(viewer)
+        .expect("viewer")
+        .translation
+        .x += dx;
+}
+
 #[test]
 fn an_idle_terrain_does_not_plan() {
     let (mut app, viewer) = app(small_config(), Vec3::new(0.0, 80.0, 0.0));
@@ -307,26 +316,59 @@ fn an_idle_terrain_does_not_plan() {
         tick
     );
     // A small move (within a quarter chunk) does not replan either; a longer one does.
-    app.world_mut()
-        .get_mut::<Transform>(viewer)
-        .expect("viewer")
-        .translation
-        .x += 3.0;
+    move_viewer(&mut app, viewer, 3.0);
     app.update();
     assert_eq!(
         app.world().resource_ref::<ChunkRegistry>().last_changed(),
         tick
     );
-    app.world_mut()
-        .get_mut::<Transform>(viewer)
-        .expect("viewer")
-        .translation
-        .x += 10.0;
+    move_viewer(&mut app, viewer, 10.0);
     app.update();
     assert_ne!(
         app.world().resource_ref::<ChunkRegistry>().last_changed(),
         tick
     );
+}
+
+/// The last run of every system of the plugin in `Update`, by name.
+fn terrain_system_runs(app: &mut App) -> Vec<(String, bevy::ecs::change_detection::Tick)> {
+    let schedules = app.world().resource::<Schedules>();
+    let update = schedules.get(Update).expect("an Update schedule");
+    let mut runs: Vec<_> = update
+        .systems()
+        .expect("an initialised schedule")
+        .map(|(_, system)| (system.name().to_string(), system.get_last_run()))
+        .filter(|(name, _)| name.starts_with("bevy_perlin_terrain::"))
+        .collect();
+    runs.sort_by(|a, b| a.0.cmp(&b.0));
+    runs
+}
+
+#[test]
+fn an_idle_frame_starts_none_of_the_terrain_systems() {
+    let (mut app, viewer) = app(small_config(), Vec3::new(0.0, 80.0, 0.0));
+    settle(&mut app);
+    app.update();
+    let before = terrain_system_runs(&mut app);
+    assert!(
+        before.iter().any(|(name, _)| name.ends_with("plan_chunks")),
+        "{before:?}"
+    );
+    for _ in 0..20 {
+        app.update();
+    }
+    // Their run conditions said no: the executor started none of them.
+    assert_eq!(terrain_system_runs(&mut app), before);
+    // A viewer that moves starts the planner again.
+    move_viewer(&mut app, viewer, 1.0);
+    app.update();
+    let after = terrain_system_runs(&mut app);
+    let planner = |runs: &[(String, _)]| {
+        runs.iter()
+            .find(|(name, _)| name.ends_with("plan_chunks"))
+            .map(|(_, tick)| *tick)
+    };
+    assert_ne!(planner(&after), planner(&before));
 }
 
 #[test]

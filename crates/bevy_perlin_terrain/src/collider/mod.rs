@@ -200,8 +200,11 @@ impl Plugin for TerrainColliderPlugin {
             .register_type::<TerrainChunkCollider>()
             .add_systems(
                 Update,
-                (systems::plan_colliders, systems::place_colliders)
-                    .chain()
+                (
+                    systems::plan_colliders.run_if(systems::bodies_or_colliders),
+                    systems::place_colliders.run_if(systems::colliders_in_flight),
+                )
+                    .chain_ignore_deferred()
                     .in_set(TerrainSystems::Colliders),
             )
             .add_observer(systems::ground_new_body);

@@ -16,6 +16,26 @@ use bevy::platform::collections::{HashMap, HashSet};
 use bevy::prelude::*;
 use bevy::tasks::{AsyncComputeTaskPool, futures::check_ready};
 
+/// Run condition of [`plan_colliders`]: whether there is a body to follow, a collider to keep
+/// or take away, or work the last plan left. Without bodies and colliders it is false and the
+/// executor skips the planner.
+pub(super) fn bodies_or_colliders(
+    bodies: Query<(), With<TerrainCollider>>,
+    colliders: Res<TerrainColliders>,
+) -> bool {
+    !bodies.is_empty()
+        || !colliders.built.is_empty()
+        || !colliders.pending.is_empty()
+        || colliders.dirty
+        || !colliders.planned
+}
+
+/// Run condition of [`place_colliders`]: whether a collider is being built or an old one waits
+/// to be retired.
+pub(super) fn colliders_in_flight(colliders: Res<TerrainColliders>) -> bool {
+    !colliders.pending.is_empty() || !colliders.retiring.is_empty()
+}
+
 /// Where the bodies are and where they are going (in the terrain root's space), which chunks
 /// need colliders, and the work that follows: colliders of an old chunk size retire once the
 /// new ones are in place, colliders no body is near go, tasks start for missing or outdated
@@ -266,9 +286,6 @@ pub(super) fn place_colliders(
     mut colliders: ResMut<TerrainColliders>,
 ) {
     let colliders = &mut *colliders;
-    if colliders.pending.is_empty() && colliders.retiring.is_empty() {
-        return;
-    }
     let Some(root) = chunks.root() else { return };
     let mut finished = Vec::new();
     for (&coord, pending) in colliders.pending.iter_mut() {

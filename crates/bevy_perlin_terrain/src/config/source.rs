@@ -4,6 +4,7 @@ use super::{TerrainConfig, TerrainConfigLoader};
 use crate::TerrainSystems;
 use crate::state::{ActiveTerrainConfig, TerrainTables, next_state};
 use bevy::asset::{AssetEvent, AssetServer, Assets, Handle};
+use bevy::ecs::system::SystemState;
 use bevy::log::error;
 use bevy::prelude::*;
 
@@ -47,7 +48,15 @@ impl Plugin for TerrainConfigPlugin {
             .register_type::<ActiveTerrainConfig>()
             .register_type::<TerrainTables>()
             .insert_resource(ColoursInMesh(self.colours_in_mesh))
-            .add_systems(Update, apply_config.in_set(TerrainSystems::Config));
+            .add_systems(
+                Update,
+                apply_config
+                    .run_if(
+                        resource_changed::<TerrainConfigSource>
+                            .or_eager(on_message::<AssetEvent<TerrainConfig>>),
+                    )
+                    .in_set(TerrainSystems::Config),
+            );
         // `init_asset` above needs the asset server, so it is here to resolve a path now.
         let source = match &self.source {
             TerrainConfigSource::Path(path) => {
@@ -78,16 +87,27 @@ pub(crate) fn checked(config: TerrainConfig) -> TerrainConfig {
     }
 }
 
-fn apply_config(
-    mut commands: Commands,
-    mut source: ResMut<TerrainConfigSource>,
-    active: Option<Res<ActiveTerrainConfig>>,
-    tables: Option<Res<TerrainTables>>,
-    assets: Res<Assets<TerrainConfig>>,
-    server: Res<AssetServer>,
-    colours_in_mesh: Res<ColoursInMesh>,
-    mut events: MessageReader<AssetEvent<TerrainConfig>>,
-) {
+/// What [`apply_config`] reads.
+type ConfigParams<'w, 's> = (
+    ResMut<'w, TerrainConfigSource>,
+    Option<Res<'w, ActiveTerrainConfig>>,
+    Option<Res<'w, TerrainTables>>,
+    Res<'w, Assets<TerrainConfig>>,
+    Res<'w, AssetServer>,
+    Res<'w, ColoursInMesh>,
+    MessageReader<'w, 's, AssetEvent<TerrainConfig>>,
+);
+
+/// Puts a new config in force: one set in code (when [`TerrainConfigSource`] changes) or a
+/// loaded or reloaded asset. Runs only in frames where the source changed or a config asset
+/// event came. An exclusive system, so that the streaming sees the new config in the same frame
+/// without a sync point that every other frame would pay for.
+fn apply_config(world: &mut World, params: &mut SystemState<ConfigParams>) {
+    let Ok((mut source, active, tables, assets, server, colours_in_mesh, mut events)) =
+        params.get_mut(world)
+    else {
+        return;
+    };
     // Every event is read (none waits for the next frame); only whether ours is among them
     // counts.
     let loaded: Vec<AssetId<TerrainConfig>> = events
@@ -119,10 +139,13 @@ fn apply_config(
     };
     // Apply only a config that differs from the one in force: the several events of one load,
     // or a save that changed nothing, never rebuild anything.
-    if let Some(config) = candidate
-        && active.as_ref().is_none_or(|a| *a.config() != config)
-    {
-        let previous = active.as_deref().zip(tables.as_deref());
-        next_state(config, previous, colours_in_mesh.0).apply(&mut commands);
+    let next = candidate
+        .filter(|config| active.as_ref().is_none_or(|a| a.config() != config))
+        .map(|config| {
+            let previous = active.as_deref().zip(tables.as_deref());
+            next_state(config, previous, colours_in_mesh.0)
+        });
+    if let Some(next) = next {
+        next.apply_now(world);
     }
 }

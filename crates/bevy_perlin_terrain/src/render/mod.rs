@@ -51,10 +51,26 @@ impl Plugin for TerrainRenderPlugin {
             .add_plugins((textures::TerrainTexturesPlugin, water::TerrainWaterPlugin))
             .add_systems(
                 Update,
-                (create_materials, attach_material, update_terrain_shading)
-                    .chain()
+                (
+                    // A headless app with the feature on has no material assets: nothing to do.
+                    create_materials.run_if(
+                        resource_exists::<Assets<TerrainMaterial>>
+                            .and_then(not(resource_exists::<TerrainMaterials>)),
+                    ),
+                    // Chunks spawned before the materials existed.
+                    attach_material.run_if(
+                        resource_exists::<TerrainMaterials>
+                            .and_then(any_match_filter::<ChunkWithoutMaterial>),
+                    ),
+                    update_terrain_shading.run_if(
+                        config_or_materials_changed
+                            .or_else(resource_changed::<textures::LayerTextureSlots>),
+                    ),
+                )
+                    .chain_ignore_deferred()
                     .in_set(TerrainSystems::Look),
-            );
+            )
+            .add_observer(material_for_new_chunk);
         // The material plugins need the render app; without one (a headless app with the
         // feature on) the chunks simply get no material.
         if app.is_plugin_added::<bevy::render::RenderPlugin>() {
@@ -67,17 +83,32 @@ impl Plugin for TerrainRenderPlugin {
     }
 }
 
+/// Run condition of the systems that follow the config's look: whether the config in force
+/// changed or the materials were just created.
+fn config_or_materials_changed(
+    active: Option<Res<ActiveTerrainConfig>>,
+    materials: Option<Res<TerrainMaterials>>,
+) -> bool {
+    active.is_some_and(|a| a.is_changed()) || materials.is_some_and(|m| m.is_added())
+}
+
+/// A chunk that has no material yet.
+type ChunkWithoutMaterial = (
+    With<TerrainChunk>,
+    Without<MeshMaterial3d<TerrainMaterial>>,
+    Without<MeshMaterial3d<StandardMaterial>>,
+);
+
 /// Creates [`TerrainMaterials`] once the material assets exist.
 fn create_materials(
     mut commands: Commands,
-    existing: Option<Res<TerrainMaterials>>,
     terrain: Option<ResMut<Assets<TerrainMaterial>>>,
     standard: Option<ResMut<Assets<StandardMaterial>>>,
     water: Option<ResMut<Assets<WaterMaterial>>>,
     active: Option<Res<ActiveTerrainConfig>>,
 ) {
-    let (None, Some(mut terrain), Some(mut standard), Some(mut water), Some(active)) =
-        (existing, terrain, standard, water, active)
+    let (Some(mut terrain), Some(mut standard), Some(mut water), Some(active)) =
+        (terrain, standard, water, active)
     else {
         return;
     };
@@ -96,31 +127,41 @@ fn create_materials(
     });
 }
 
-/// Gives every new chunk the material of the plugin's look.
+/// Gives `chunk` the material of the plugin's look.
+fn give_material(chunk: &mut EntityCommands, look: TerrainLook, materials: &TerrainMaterials) {
+    match look {
+        TerrainLook::Material => {
+            chunk.try_insert(MeshMaterial3d(materials.terrain.clone()));
+        }
+        TerrainLook::VertexColours => {
+            chunk.try_insert(MeshMaterial3d(materials.vertex_colours.clone()));
+        }
+    }
+}
+
+/// A chunk gets its material as it is spawned, in the same command flush: it is never on
+/// screen without one.
+fn material_for_new_chunk(
+    add: On<Add, TerrainChunk>,
+    mut commands: Commands,
+    look: Res<ActiveLook>,
+    materials: Option<Res<TerrainMaterials>>,
+) {
+    if let Some(materials) = materials {
+        give_material(&mut commands.entity(add.entity), look.0, &materials);
+    }
+}
+
+/// Gives the chunks spawned before the materials existed their material.
 fn attach_material(
     mut commands: Commands,
     look: Res<ActiveLook>,
     materials: Option<Res<TerrainMaterials>>,
-    chunks: Query<
-        Entity,
-        (
-            With<TerrainChunk>,
-            Without<MeshMaterial3d<TerrainMaterial>>,
-            Without<MeshMaterial3d<StandardMaterial>>,
-        ),
-    >,
+    chunks: Query<Entity, ChunkWithoutMaterial>,
 ) {
     let Some(materials) = materials else { return };
     for entity in &chunks {
-        let mut chunk = commands.entity(entity);
-        match look.0 {
-            TerrainLook::Material => {
-                chunk.try_insert(MeshMaterial3d(materials.terrain.clone()));
-            }
-            TerrainLook::VertexColours => {
-                chunk.try_insert(MeshMaterial3d(materials.vertex_colours.clone()));
-            }
-        }
+        give_material(&mut commands.entity(entity), look.0, &materials);
     }
 }
 
@@ -135,9 +176,6 @@ fn update_terrain_shading(
     let (Some(active), Some(materials), Some(assets)) = (active, materials, assets.as_mut()) else {
         return;
     };
-    if !(active.is_changed() || slots.is_changed() || materials.is_added()) {
-        return;
-    }
     let extension = TerrainMaterialExtension::new(active.config(), &slots);
     // Compare through `Deref` first: a mutable borrow alone re-uploads the material.
     let unchanged = assets

@@ -84,8 +84,11 @@ impl Plugin for TerrainTexturesPlugin {
             .register_type::<TerrainTextures>()
             .add_systems(
                 Update,
-                (request_textures, build_texture_arrays)
-                    .chain()
+                (
+                    request_textures.run_if(textures_may_change),
+                    build_texture_arrays.run_if(arrays_wanted),
+                )
+                    .chain_ignore_deferred()
                     .in_set(TerrainSystems::Look),
             );
     }
@@ -111,6 +114,14 @@ fn layer_textures(config: &TerrainConfig) -> Vec<(String, &LayerTexture)> {
     bands.chain(rock).chain(snow).collect()
 }
 
+/// Run condition of [`request_textures`]: whether the config or the texture registry changed.
+fn textures_may_change(
+    active: Option<Res<ActiveTerrainConfig>>,
+    registry: Res<TerrainTextures>,
+) -> bool {
+    active.is_some_and(|a| a.is_changed()) || registry.is_changed()
+}
+
 /// Resolves the config's texture names to images when the config or the registry changes.
 fn request_textures(
     active: Option<Res<ActiveTerrainConfig>>,
@@ -122,9 +133,6 @@ fn request_textures(
     let (Some(active), Some(assets)) = (active, assets) else {
         return;
     };
-    if !(active.is_changed() || registry.is_changed()) {
-        return;
-    }
     let resolve = |name: &String| {
         let image = registry
             .get(name)
@@ -158,6 +166,12 @@ fn request_textures(
     }
 }
 
+/// Run condition of [`build_texture_arrays`]: whether the wanted arrays are not built yet, in
+/// an app with images (a headless app has none).
+fn arrays_wanted(wanted: Res<WantedTextures>, images: Option<Res<Assets<Image>>>) -> bool {
+    !wanted.settled && images.is_some()
+}
+
 /// Builds the arrays once every wanted image is loaded (or reports why it cannot).
 fn build_texture_arrays(
     mut wanted: ResMut<WantedTextures>,
@@ -168,9 +182,6 @@ fn build_texture_arrays(
     let (Some(assets), Some(images)) = (assets, images.as_mut()) else {
         return;
     };
-    if wanted.settled {
-        return;
-    }
     let all = wanted.albedo.iter().chain(&wanted.normals);
     for (name, handle) in all.clone() {
         if let Some(bevy::asset::LoadState::Failed(e)) = assets.get_load_state(handle) {

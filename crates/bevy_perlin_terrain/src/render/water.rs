@@ -89,13 +89,39 @@ impl Plugin for TerrainWaterPlugin {
     fn build(&self, app: &mut App) {
         app.register_type::<TerrainWater>().add_systems(
             Update,
-            (place_water, update_water_shading, add_depth_prepass)
-                .chain()
-                .after(super::update_terrain_shading)
+            (
+                place_water.run_if(water_may_move),
+                update_water_shading.run_if(super::config_or_materials_changed),
+                add_depth_prepass.run_if(
+                    any_with_component::<TerrainWater>
+                        .and_then(any_match_filter::<ViewerWithoutPrepass>),
+                ),
+            )
+                .chain_ignore_deferred()
+                .after_ignore_deferred(super::update_terrain_shading)
                 .in_set(TerrainSystems::Look),
         );
     }
 }
+
+/// Run condition of [`place_water`]: whether the viewers or the root (both in the registry),
+/// the config or the materials changed, or the sea surface was despawned.
+fn water_may_move(
+    registry: Res<ChunkRegistry>,
+    active: Option<Res<ActiveTerrainConfig>>,
+    materials: Option<Res<TerrainMaterials>>,
+    mut removed: RemovedComponents<TerrainWater>,
+) -> bool {
+    // Read every removal, so none counts again next frame.
+    let despawned = removed.read().count() > 0;
+    despawned
+        || registry.is_changed()
+        || active.is_some_and(|a| a.is_changed())
+        || materials.is_some_and(|m| m.is_changed())
+}
+
+/// A viewing camera without a depth prepass.
+type ViewerWithoutPrepass = (With<Camera3d>, With<TerrainViewer>, Without<DepthPrepass>);
 
 /// Spawns, moves and removes the sea surface: centred on the viewers, reaching `view_distance`
 /// plus a chunk past the farthest, at `sea_level`.
@@ -181,14 +207,7 @@ fn update_water_shading(
 
 /// Gives every viewing camera a depth prepass while there is water: the water shader reads the
 /// ground's depth under it for its colour, transparency and shoreline.
-fn add_depth_prepass(
-    mut commands: Commands,
-    water: Query<(), With<TerrainWater>>,
-    cameras: Query<Entity, (With<Camera3d>, With<TerrainViewer>, Without<DepthPrepass>)>,
-) {
-    if water.is_empty() {
-        return;
-    }
+fn add_depth_prepass(mut commands: Commands, cameras: Query<Entity, ViewerWithoutPrepass>) {
     for camera in &cameras {
         commands.entity(camera).try_insert(DepthPrepass);
     }

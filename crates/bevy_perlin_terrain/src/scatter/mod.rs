@@ -205,8 +205,11 @@ impl Plugin for TerrainScatterPlugin {
             .add_message::<ScatterSpawned>()
             .add_systems(
                 Update,
-                (systems::plan_scatter, systems::spawn_scatter)
-                    .chain()
+                (
+                    systems::plan_scatter.run_if(systems::scatter_planning_needed),
+                    systems::spawn_scatter.run_if(systems::placements_in_flight),
+                )
+                    .chain_ignore_deferred()
                     .in_set(TerrainSystems::Scatter),
             );
     }

@@ -32,6 +32,27 @@ fn despawn_instances(
     }
 }
 
+/// Run condition of [`plan_scatter`]: whether the chunks (and with them the viewers), the
+/// config or the tables changed since the last frame, or the last plan left work undone. On an
+/// idle frame it is false and the executor skips the planner without starting a task for it.
+pub(super) fn scatter_planning_needed(
+    registry: Res<ScatterRegistry>,
+    chunks: Res<ChunkRegistry>,
+    active: Option<Res<ActiveTerrainConfig>>,
+    tables: Option<Res<TerrainTables>>,
+) -> bool {
+    !registry.planned
+        || registry.dirty
+        || chunks.is_changed()
+        || active.is_some_and(|a| a.is_changed())
+        || tables.is_some_and(|t| t.is_changed())
+}
+
+/// Run condition of [`spawn_scatter`]: whether any placement is being computed.
+pub(super) fn placements_in_flight(registry: Res<ScatterRegistry>) -> bool {
+    !registry.placing.is_empty()
+}
+
 /// Plans when something it depends on changed (the chunks, the viewers by a quarter of a chunk,
 /// the scatter layers or the ground): forgets batches whose chunk went (its instances went with
 /// it, as its children), despawns batches beyond their layer's view distance (plus half a
@@ -174,9 +195,6 @@ pub(super) fn spawn_scatter(
     mut registry: ResMut<ScatterRegistry>,
     mut spawned: MessageWriter<ScatterSpawned>,
 ) {
-    if registry.placing.is_empty() {
-        return;
-    }
     let registry = &mut *registry;
     let mut finished = Vec::new();
     let mut count = 0;

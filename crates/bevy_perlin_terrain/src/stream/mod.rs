@@ -239,10 +239,17 @@ impl Plugin for TerrainStreamingPlugin {
             .add_message::<ChunkSpawned>()
             .add_message::<ChunkRemeshed>()
             .add_message::<ChunkDespawned>()
-            .add_systems(Update, systems::plan_chunks.in_set(TerrainSystems::Stream))
             .add_systems(
                 Update,
-                systems::upload_chunks.in_set(TerrainSystems::Upload),
+                systems::plan_chunks
+                    .run_if(systems::planning_needed)
+                    .in_set(TerrainSystems::Stream),
+            )
+            .add_systems(
+                Update,
+                systems::upload_chunks
+                    .run_if(systems::meshes_in_flight)
+                    .in_set(TerrainSystems::Upload),
             );
     }
 }

@@ -36,11 +36,47 @@ pub(crate) fn current_affine(
     }
 }
 
+/// Entities whose place may have changed since the last frame.
+type Moved = Or<(
+    Changed<Transform>,
+    Changed<GlobalTransform>,
+    Changed<ChildOf>,
+)>;
+
+/// Run condition of [`plan_chunks`]: whether anything the plan depends on may have changed
+/// since the last frame (the config, the registry, the number of viewers, the place of a viewer
+/// or of the root). On an idle frame it is false and the executor skips the planner without
+/// starting a task for it.
+pub(super) fn planning_needed(
+    registry: Res<ChunkRegistry>,
+    active: Option<Res<ActiveTerrainConfig>>,
+    viewers: Query<(), With<TerrainViewer>>,
+    moved: Query<(), (Or<(With<TerrainViewer>, With<TerrainRoot>)>, Moved)>,
+) -> bool {
+    let Some(active) = active else {
+        return false;
+    };
+    let plan = &registry.plan;
+    !plan.planned
+        || plan.dirty
+        || registry.root.is_none()
+        || active.is_changed()
+        || plan.generation != active.generation()
+        || viewers.iter().count() != plan.viewers.len()
+        || !moved.is_empty()
+}
+
+/// Run condition of [`upload_chunks`]: whether any chunk mesh is being built.
+pub(super) fn meshes_in_flight(registry: Res<ChunkRegistry>) -> bool {
+    !registry.pending.is_empty()
+}
+
 /// Plans the terrain when something it depends on changed: a viewer moved a quarter of a chunk
 /// (or came or went), the config changed, a chunk or the root was despawned, or a task slot
 /// freed up for a chunk that was waiting. Then it unloads chunks out of range, cancels tasks
 /// nobody needs, and starts tasks for the missing or outdated chunks nearest the viewers, within
-/// `max_tasks_in_flight`. Otherwise it returns at once: an idle terrain costs (almost) nothing.
+/// `max_tasks_in_flight`. Otherwise it returns at once; on an idle frame [`planning_needed`]
+/// keeps it from running at all.
 pub(super) fn plan_chunks(
     mut commands: Commands,
     viewers: Query<(&Transform, &GlobalTransform, Has<ChildOf>), With<TerrainViewer>>,
@@ -178,9 +214,6 @@ pub(super) fn upload_chunks(
     mut remeshed: MessageWriter<ChunkRemeshed>,
 ) {
     let Some(active) = active else { return };
-    if registry.pending.is_empty() {
-        return;
-    }
     let registry = &mut *registry;
     let Some(root) = registry.root else { return };
     let config = active.config();
