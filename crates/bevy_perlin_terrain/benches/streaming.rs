@@ -57,6 +57,11 @@ fn headless() -> App {
         TransformPlugin,
         MeshPlugin,
     ))
+    // Every frame advances time by 1/60 s, as a paced game's does: both apps run their fixed
+    // timestep schedules as often.
+    .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f32(
+        DT,
+    )))
     .init_resource::<TerrainTime>()
     .add_systems(
         Update,
@@ -89,10 +94,7 @@ fn main() {
     let frames = if bench { FRAMES } else { SMOKE_FRAMES };
     let idle_frames = if bench { IDLE_FRAMES } else { SMOKE_FRAMES };
     let mut app = headless();
-    app.add_plugins(PerlinTerrainPlugin::default())
-        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f32(
-            DT,
-        )));
+    app.add_plugins(PerlinTerrainPlugin::default());
     let viewer = app
         .world_mut()
         .spawn((TerrainViewer, Transform::from_xyz(0.0, 150.0, 0.0)))
