@@ -329,6 +329,36 @@ fn a_wide_grid_and_a_small_one_agree_bit_for_bit_where_they_overlap() {
 }
 
 #[test]
+fn an_eroded_grid_taller_than_a_strip_agrees_with_a_small_one_across_the_strip_edge() {
+    // With erosion a strip is at most 256 rows; each works out its own erosion cells. A window
+    // across the edge between the first two strips of a tall grid must not see it.
+    let t = NoiseTables::from_seed(12);
+    let eroded: Vec<Fbm> = configs()
+        .into_iter()
+        .filter(|f| f.erosion.is_some())
+        .collect();
+    assert!(!eroded.is_empty());
+    for fbm in eroded {
+        let tall = GridSpec::new([-20.0, 45.0], 0.9, [65, 300]);
+        let small = GridSpec::new([-20.0, 45.0], 0.9, [33, 33]).with_start([16, 240]);
+        let w = fill(&fbm, &t, &tall, GridKernel::Auto);
+        let s = fill(&fbm, &t, &small, GridKernel::Auto);
+        for j in 0..33 {
+            for i in 0..33 {
+                let (a, b) = ((j + 240) * 65 + 16 + i, j * 33 + i);
+                assert_eq!(
+                    w.values[a].to_bits(),
+                    s.values[b].to_bits(),
+                    "{fbm:?} at ({i}, {j})"
+                );
+                assert_eq!(w.gradients[a], s.gradients[b]);
+                assert_eq!(w.creases[a].to_bits(), s.creases[b].to_bits());
+            }
+        }
+    }
+}
+
+#[test]
 fn creases_are_a_mask_and_plain_noise_is_neutral() {
     let t = NoiseTables::from_seed(21);
     let spec = GridSpec::new([0.0, 0.0], 2.0, [129, 129]);

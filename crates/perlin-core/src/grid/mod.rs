@@ -196,10 +196,6 @@ impl Route {
 const STRIP_SAMPLES: usize = 4096;
 /// Rows per strip, at least and at most.
 const STRIP_ROWS: Range<usize> = 4..33;
-/// Samples and rows per strip with erosion: each strip works out its erosion cells with a
-/// margin of six cells around it, which short strips would pay over and over.
-const ERODED_STRIP_SAMPLES: usize = 1 << 16;
-const ERODED_STRIP_ROWS: Range<usize> = 32..257;
 
 /// A strip's buffers, padded width × strip rows each.
 #[derive(Default)]
@@ -454,12 +450,8 @@ impl Fbm {
         }
 
         let norm = self.amplitude_sum();
-        let (samples, bounds) = if erosion.is_some() {
-            (ERODED_STRIP_SAMPLES, ERODED_STRIP_ROWS)
-        } else {
-            (STRIP_SAMPLES, STRIP_ROWS)
-        };
-        let strip_rows = (samples / padded.max(1)).clamp(bounds.start, bounds.end - 1);
+        let strip_rows =
+            (STRIP_SAMPLES / padded.max(1)).clamp(STRIP_ROWS.start, STRIP_ROWS.end - 1);
         for first in (0..height).step_by(strip_rows) {
             let rows = first..(first + strip_rows).min(height);
             let len = rows.len() * padded;
