@@ -31,6 +31,29 @@ fn fill(fbm: &Fbm, t: &NoiseTables, spec: &GridSpec, kernel: GridKernel) -> Fill
     f
 }
 
+/// Asserts that the first `[columns, rows]` samples of `small` (a grid `small_width` wide)
+/// equal, bit for bit, those of `big` (`big_width` wide) from column `at[0]`, row `at[1]` on.
+fn assert_window(
+    fbm: &Fbm,
+    (big, big_width): (&Filled, usize),
+    (small, small_width): (&Filled, usize),
+    [columns, rows]: [usize; 2],
+    at: [usize; 2],
+) {
+    for j in 0..rows {
+        for i in 0..columns {
+            let (a, b) = ((j + at[1]) * big_width + at[0] + i, j * small_width + i);
+            assert_eq!(
+                big.values[a].to_bits(),
+                small.values[b].to_bits(),
+                "{fbm:?} at ({i}, {j})"
+            );
+            assert_eq!(big.gradients[a], small.gradients[b]);
+            assert_eq!(big.creases[a].to_bits(), small.creases[b].to_bits());
+        }
+    }
+}
+
 fn bits(v: &[f32]) -> Vec<u32> {
     v.iter().map(|x| x.to_bits()).collect()
 }
@@ -313,25 +336,15 @@ fn a_wide_grid_and_a_small_one_agree_bit_for_bit_where_they_overlap() {
         let small = GridSpec::new([3.0, -7.0], 0.75, [65, 65]).with_start([517, 3]);
         let w = fill(&fbm, &t, &wide, GridKernel::Auto);
         let s = fill(&fbm, &t, &small, GridKernel::Auto);
-        for j in 0..37 {
-            for i in 0..65 {
-                let (a, b) = ((j + 3) * 1100 + 517 + i, j * 65 + i);
-                assert_eq!(
-                    w.values[a].to_bits(),
-                    s.values[b].to_bits(),
-                    "{fbm:?} at ({i}, {j})"
-                );
-                assert_eq!(w.gradients[a], s.gradients[b]);
-                assert_eq!(w.creases[a].to_bits(), s.creases[b].to_bits());
-            }
-        }
+        // The wide grid has 40 rows: the small one's first 37 lie inside it.
+        assert_window(&fbm, (&w, 1100), (&s, 65), [65, 37], [517, 3]);
     }
 }
 
 #[test]
 fn an_eroded_grid_taller_than_a_strip_agrees_with_a_small_one_across_the_strip_edge() {
-    // With erosion a strip is at most 256 rows; each works out its own erosion cells. A window
-    // across the edge between the first two strips of a tall grid must not see it.
+    // Each strip (at most 32 rows) works out its own erosion cells. A window across the edges
+    // between strips of a tall grid must not see them.
     let t = NoiseTables::from_seed(12);
     let eroded: Vec<Fbm> = configs()
         .into_iter()
@@ -343,18 +356,7 @@ fn an_eroded_grid_taller_than_a_strip_agrees_with_a_small_one_across_the_strip_e
         let small = GridSpec::new([-20.0, 45.0], 0.9, [33, 33]).with_start([16, 240]);
         let w = fill(&fbm, &t, &tall, GridKernel::Auto);
         let s = fill(&fbm, &t, &small, GridKernel::Auto);
-        for j in 0..33 {
-            for i in 0..33 {
-                let (a, b) = ((j + 240) * 65 + 16 + i, j * 33 + i);
-                assert_eq!(
-                    w.values[a].to_bits(),
-                    s.values[b].to_bits(),
-                    "{fbm:?} at ({i}, {j})"
-                );
-                assert_eq!(w.gradients[a], s.gradients[b]);
-                assert_eq!(w.creases[a].to_bits(), s.creases[b].to_bits());
-            }
-        }
+        assert_window(&fbm, (&w, 65), (&s, 33), [33, 33], [16, 240]);
     }
 }
 
