@@ -3,11 +3,15 @@
 //!
 //! ```sh
 //! cargo run --release --example preview -- assets/terrain/alps.terrain.ron alps.png [pixels] [metres]
+//! cargo run --release --example preview -- --compare-erosion assets/terrain/alps.terrain.ron alps-erosion.png
 //! ```
 //!
 //! `pixels` is the image side (default 768), `metres` the side of the square shown, centred on
-//! the world origin (default 4096).
+//! the world origin (default 4096). `--compare-erosion` draws the config twice side by side, on
+//! the left without the erosion filter and on the right with it (the config's own, or the
+//! defaults if it has none), to see what the filter does.
 
+use bevy_perlin_terrain::TerrainConfig;
 use bevy_perlin_terrain::TerrainSampler;
 use bevy_perlin_terrain::config::parse_config;
 use bevy_perlin_terrain::perlin_core::NoiseTables;
@@ -30,8 +34,12 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(args: Vec<String>) -> Result<String, String> {
-    let usage = "usage: preview CONFIG.terrain.ron OUT.png [PIXELS] [METRES]";
+fn run(mut args: Vec<String>) -> Result<String, String> {
+    let usage = "usage: preview [--compare-erosion] CONFIG.terrain.ron OUT.png [PIXELS] [METRES]";
+    let compare = args.first().is_some_and(|a| a == "--compare-erosion");
+    if compare {
+        args.remove(0);
+    }
     let (Some(config_path), Some(out_path)) = (args.first(), args.get(1)) else {
         return Err(usage.into());
     };
@@ -52,19 +60,41 @@ fn run(args: Vec<String>) -> Result<String, String> {
     let pixels = pixels as usize;
     let bytes = std::fs::read(config_path).map_err(|e| format!("{config_path}: {e}"))?;
     let config = parse_config(config_path, &bytes).map_err(|e| e.to_string())?;
-    let sampler = TerrainSampler::new(Arc::new(NoiseTables::from_seed(config.seed)), &config);
-    let Some((rgb, (lo, hi))) = top_view(&config, &sampler, [0.0, 0.0], metres, pixels) else {
-        return Err(format!("{pixels}² samples do not fit in memory"));
+    let tables = Arc::new(NoiseTables::from_seed(config.seed));
+    let view = |config: &TerrainConfig| {
+        let sampler = TerrainSampler::new(tables.clone(), config);
+        top_view(config, &sampler, [0.0, 0.0], metres, pixels)
+            .ok_or_else(|| format!("{pixels}² samples do not fit in memory"))
     };
-    write_png(out_path, pixels as u32, &rgb)?;
+    if !compare {
+        let (rgb, (lo, hi)) = view(&config)?;
+        write_png(out_path, [pixels, pixels], &rgb)?;
+        return Ok(format!(
+            "{out_path}: {pixels}×{pixels} px, {metres} m square, heights {lo:.1} to {hi:.1} m"
+        ));
+    }
+    let mut plain = config.clone();
+    plain.noise.erosion = None;
+    let mut eroded = config;
+    eroded.noise.erosion = Some(eroded.noise.erosion.unwrap_or_default());
+    let (left, _) = view(&plain)?;
+    let (right, _) = view(&eroded)?;
+    // The two views side by side, row by row.
+    let row = 3 * pixels;
+    let rgb: Vec<u8> = left
+        .chunks_exact(row)
+        .zip(right.chunks_exact(row))
+        .flat_map(|(l, r)| l.iter().chain(r).copied())
+        .collect();
+    write_png(out_path, [2 * pixels, pixels], &rgb)?;
     Ok(format!(
-        "{out_path}: {pixels}×{pixels} px, {metres} m square, heights {lo:.1} to {hi:.1} m"
+        "{out_path}: {metres} m square without erosion (left) and with it (right), {pixels} px each"
     ))
 }
 
-fn write_png(path: &str, side: u32, rgb: &[u8]) -> Result<(), String> {
+fn write_png(path: &str, [width, height]: [usize; 2], rgb: &[u8]) -> Result<(), String> {
     let file = std::fs::File::create(path).map_err(|e| format!("{path}: {e}"))?;
-    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), side, side);
+    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), width as u32, height as u32);
     encoder.set_color(png::ColorType::Rgb);
     encoder.set_depth(png::BitDepth::Eight);
     let mut writer = encoder.write_header().map_err(|e| format!("{path}: {e}"))?;

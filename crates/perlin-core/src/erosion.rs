@@ -12,12 +12,14 @@
 //! - **Cells with a direction each.** Octave `i` tiles the plane with cells of size `sᵢ`; cell
 //!   `n` has a jittered centre `cₙ` and a downhill direction `dₙ` fixed at its lattice point.
 //!   It holds a cosine wave whose crests run along `dₙ`: `cos 2π(⟨q, tₙ⟩ + ¼)`, `q = p/sᵢ − cₙ`,
-//!   `tₙ = dₙ⊥`. Within a cell the phase is linear in `p`, so its gradient is exact. The 3×3 cells
-//!   around `p` are blended by the bell `w = (1 − |q|²/R²)₊³` (`R = 1.25`, jitter ≤ ¼: no other
-//!   cell reaches `p`, and the weights never all vanish). Blending cosine and sine alike gives a
-//!   phasor `(C, S)`, renormalised towards unit length (`sharpness`) so blended stripes keep their
-//!   depth: `Ĉ = C / m`, `m = (|(C, S)|⁴ + (1 − sharpness)⁴)^¼` (a smooth maximum), +1 on a ridge,
-//!   −1 in a gully.
+//!   `tₙ = dₙ⊥`. Within a cell the phase is linear in `p`, so its gradient is exact. The 2×2 cells
+//!   whose lattice points surround `p` are blended by a separable bell,
+//!   `w = b(q_x)·b(q_y)`, `b(t) = (1 − t²/R²)₊³` (`R = 0.85`, jitter ≤ 0.15: every other cell is
+//!   at least `1 − 0.15 = R` away along one axis, so it never reaches `p`, and the nearest cell is
+//!   at most `0.5 + 0.15 < R` away along both, so the weights never all vanish). Blending cosine
+//!   and sine alike gives a phasor `(C, S)`, renormalised towards unit length (`sharpness`) so
+//!   blended stripes keep their depth: `Ĉ = C / m`, `m = (|(C, S)|⁴ + (1 − sharpness)⁴)^¼` (a
+//!   smooth maximum), +1 on a ridge, −1 in a gully.
 //! - **Steering.** The direction of octave 0's cells is the gradient of a *coarse* version of
 //!   the terrain (its octaves at least four cells long), at the cell's lattice point; each later
 //!   octave adds the gullies of the octaves before it there, so finer gullies branch off the
@@ -92,10 +94,12 @@ impl Default for Erosion {
 
 /// Stripes per cell.
 pub(crate) const STRIPES: f64 = 1.0;
-/// How far a cell centre may move from its lattice point, in cells.
-pub(crate) const JITTER: f64 = 0.25;
-/// Radius of the bell, in cells: `0.5 + JITTER + 0.5`, so only the 3×3 cells reach a point.
-pub(crate) const BELL_RADIUS: f64 = 1.25;
+/// How far a cell centre may move from its lattice point along each axis, in cells (below ¼, so
+/// that a bell of radius `1 − JITTER` still covers the plane).
+pub(crate) const JITTER: f64 = 0.15;
+/// Half-width of the bell along each axis, in cells: `1 − JITTER`, so only the 2×2 cells around
+/// a point reach it.
+pub(crate) const BELL_RADIUS: f64 = 1.0 - JITTER;
 /// Phase of a cell's centre, in turns: mid-flank, not on a ridge.
 pub(crate) const PHASE: f64 = 0.25;
 /// `|Ŝ|` at which the next octave's mask is whole again.
@@ -238,6 +242,14 @@ pub(crate) struct Stripe {
     pub sine_gradient: [f64; 2],
 }
 
+/// The bell along one axis at offset `t` (cells) from a cell centre, and its slope:
+/// `(1 − t²/R²)₊³`.
+pub(crate) fn bell(t: f64) -> (f64, f64) {
+    let r2 = 1.0 / (BELL_RADIUS * BELL_RADIUS);
+    let b = (1.0 - t * t * r2).max(0.0);
+    (b * b * b, -6.0 * r2 * t * b * b)
+}
+
 /// `v` scaled to unit length, or `(1, 0)` for the zero vector.
 pub(crate) fn unit(v: [f64; 2]) -> [f64; 2] {
     let l = v[0].hypot(v[1]);
@@ -295,16 +307,15 @@ impl ErosionPlan {
     ) -> Stripe {
         let o = self.octaves[m];
         let u = [x / o.cell, y / o.cell];
-        let n = [u[0].round_ties_even(), u[1].round_ties_even()];
+        let n = [u[0].floor(), u[1].floor()];
         let frac = [u[0] - n[0], u[1] - n[1]];
         let k = std::f64::consts::TAU * STRIPES;
-        let r2 = 1.0 / (BELL_RADIUS * BELL_RADIUS);
         // Σw, Σw·cos, Σw·sin; Σ∇w, Σ∇w·cos, Σ∇w·sin; Σw·sin·t, Σw·cos·t.
         let (mut w_sum, mut c_sum, mut s_sum) = (0.0, 0.0, 0.0);
         let (mut bw, mut bc, mut bs, mut st, mut ct) =
             ([0.0; 2], [0.0; 2], [0.0; 2], [0.0; 2], [0.0; 2]);
-        for dy in -1..=1 {
-            for dx in -1..=1 {
+        for dy in 0..=1 {
+            for dx in 0..=1 {
                 let cell = [
                     (n[0] as i64).wrapping_add(dx),
                     (n[1] as i64).wrapping_add(dy),
@@ -316,18 +327,18 @@ impl ErosionPlan {
                     frac[0] - dx as f64 - JITTER * xi[0],
                     frac[1] - dy as f64 - JITTER * xi[1],
                 ];
-                let b = (1.0 - (q[0] * q[0] + q[1] * q[1]) * r2).max(0.0);
-                let w = b * b * b;
-                let dw = -6.0 * r2 * b * b;
+                let ((wx, dwx), (wy, dwy)) = (bell(q[0]), bell(q[1]));
+                let w = wx * wy;
+                let dw = [dwx * wy, wx * dwy];
                 let phase = STRIPES * (q[0] * t[0] + q[1] * t[1]) + PHASE;
                 let (s, c) = (std::f64::consts::TAU * phase).sin_cos();
                 w_sum += w;
                 c_sum += w * c;
                 s_sum += w * s;
                 for a in 0..2 {
-                    bw[a] += dw * q[a];
-                    bc[a] += dw * q[a] * c;
-                    bs[a] += dw * q[a] * s;
+                    bw[a] += dw[a];
+                    bc[a] += dw[a] * c;
+                    bs[a] += dw[a] * s;
                     st[a] += w * s * t[a];
                     ct[a] += w * c * t[a];
                 }

@@ -14,6 +14,7 @@ use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 use bevy::tasks::Task;
 use plan::Want;
+#[cfg(feature = "avian")]
 pub(crate) use systems::current_affine;
 
 /// Put this on any entity with a `Transform` (usually the camera): terrain streams in around

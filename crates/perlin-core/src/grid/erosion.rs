@@ -5,8 +5,8 @@
 //! direction once ([`CellWindow`]): octave 0's directions from the coarse terrain's gradient at
 //! the cells' lattice points (a small grid fill), each later octave's from that plus the earlier
 //! octaves' gullies there ([`StripesAt`] over the lattice points). Then every sample blends its
-//! 3×3 cells reading them from the windows. Sample cell coordinates come split exactly from
-//! `f64` (`p / cell` rounded, per column and row), so nothing loses precision far from the origin.
+//! 2×2 cells reading them from the windows. Sample cell coordinates come split exactly from
+//! `f64` (`p / cell` floored, per column and row), so nothing loses precision far from the origin.
 
 use super::maths;
 use crate::erosion::{
@@ -17,13 +17,25 @@ use crate::simd::{Int, Kernel, Real, Scalar, Simd};
 use crate::tables::NoiseTables;
 use std::ops::Range;
 
-/// Cells of margin a window keeps around the cells its samples sit in: one for the 3×3 taps,
-/// and the rest for the lattice points of finer octaves, which reach past the strip by their own
-/// margin: with `M` cells of margin and lacunarity ≥ 1.5, a finer octave's lattice points reach
-/// `M/1.5` of this octave's cells out, plus one for rounding and one for the taps: `M = 6`.
-const MARGIN: i64 = 6;
+/// Cells of margin each octave's window keeps around the cells its samples sit in, finest
+/// octave last. The finest needs one, above, for the taps (`n` and `n + 1`). A coarser octave
+/// also holds the steering of every lattice point of the next finer window, whose `M` cells of
+/// margin (size `c`) reach `(M + 1)·c` below its samples (their cells are floored) and `M·c`
+/// above: `⌈(M + 1)·c/cᵢ⌉` of its own cells below, and `⌈M·c/cᵢ⌉` plus one for the taps above
+/// (each with a hundredth of a cell to spare, against rounding).
+fn margins(plan: &ErosionPlan) -> Vec<i64> {
+    let mut margins = vec![1i64; plan.octaves.len()];
+    for i in (0..plan.octaves.len().saturating_sub(1)).rev() {
+        let ratio = plan.octaves[i + 1].cell / plan.octaves[i].cell;
+        let finer = margins[i + 1] as f64;
+        let below = ((finer + 1.0) * ratio + 0.01).ceil();
+        let above = (finer * ratio + 0.01).ceil() + 1.0;
+        margins[i] = below.max(above).clamp(1.0, 64.0) as i64;
+    }
+    margins
+}
 
-/// One erosion octave's cells along one axis: `round(p / cell)` and the rest, and, per block of
+/// One erosion octave's cells along one axis: `floor(p / cell)` and the rest, and, per block of
 /// lanes, the lowest cell and each lane's offset from it (for register-wide picks).
 #[derive(Default)]
 pub(super) struct CellAxis {
@@ -44,7 +56,7 @@ impl CellAxis {
         self.frac.clear();
         for &p in positions {
             let u = p / cell;
-            let n = u.round_ties_even();
+            let n = u.floor();
             // `as i64` saturates for huge or non-finite values; the offset is then NaN or
             // meaningless, never out of bounds.
             self.cell.push(n as i64);
@@ -111,6 +123,8 @@ pub(super) struct ErosionScratch {
     coarse: Vec<[f32; 2]>,
     /// Octave 0's cell size.
     cell0: f64,
+    /// Each octave's window margin (see [`margins`]).
+    margins: Vec<i64>,
 }
 
 impl ErosionScratch {
@@ -121,6 +135,7 @@ impl ErosionScratch {
         self.rows.resize_with(count, CellAxis::default);
         self.windows.resize_with(count, CellWindow::default);
         self.cell0 = plan.octaves.first().map_or(1.0, |o| o.cell);
+        self.margins = margins(plan);
         for (k, o) in plan.octaves.iter().enumerate() {
             self.columns[k].rebuild(xs, o.cell, lanes);
             self.rows[k].rebuild(ys, o.cell, 1);
@@ -144,8 +159,9 @@ impl ErosionScratch {
         for i in 0..plan.octaves.len() {
             let (x_lo, x_hi) = self.columns[i].bounds(0..self.columns[i].cell.len());
             let (y_lo, y_hi) = self.rows[i].bounds(strip.clone());
-            let columns = x_hi as i128 - x_lo as i128 + 1 + 2 * MARGIN as i128;
-            let rows = y_hi as i128 - y_lo as i128 + 1 + 2 * MARGIN as i128;
+            let margin = 2 * self.margins[i] as i128;
+            let columns = x_hi as i128 - x_lo as i128 + 1 + margin;
+            let rows = y_hi as i128 - y_lo as i128 + 1 + margin;
             if columns as u128 * rows as u128 > limit {
                 return false;
             }
@@ -154,11 +170,12 @@ impl ErosionScratch {
             let o = plan.octaves[i];
             let (x_lo, x_hi) = self.columns[i].bounds(0..self.columns[i].cell.len());
             let (y_lo, y_hi) = self.rows[i].bounds(strip.clone());
-            let (x0, y0) = (x_lo.saturating_sub(MARGIN), y_lo.saturating_sub(MARGIN));
+            let margin = self.margins[i];
+            let (x0, y0) = (x_lo.saturating_sub(margin), y_lo.saturating_sub(margin));
             let held =
-                (x_hi.saturating_add(MARGIN) as i128 - x0 as i128 + 1).clamp(0, 1 << 22) as usize;
+                (x_hi.saturating_add(margin) as i128 - x0 as i128 + 1).clamp(0, 1 << 22) as usize;
             let rows =
-                (y_hi.saturating_add(MARGIN) as i128 - y0 as i128 + 1).clamp(0, 1 << 22) as usize;
+                (y_hi.saturating_add(margin) as i128 - y0 as i128 + 1).clamp(0, 1 << 22) as usize;
             let points = held * rows;
             let w = &mut self.windows[i];
             (w.x0, w.y0, w.held, w.rows) = (x0, y0, held, rows);
@@ -386,13 +403,13 @@ fn stripe_at<S: Simd>(
 ) -> Stripe<S::F> {
     let frac = [s.load(&columns.frac[c..]), s.splat(rows.frac[r])];
     let (min, fits) = columns.blocks[c / S::LANES];
-    // The window row of the sample row's cell row, minus one (the taps go −1 … +1).
-    let row = rows.cell[r].wrapping_sub(1).wrapping_sub(window.y0);
-    // The window column of the block's lowest cell, minus one.
-    let column = min.wrapping_sub(1).wrapping_sub(window.x0);
+    // The window row of the sample row's cell (the taps are it and the next).
+    let row = rows.cell[r].wrapping_sub(window.y0);
+    // The window column of the block's lowest cell.
+    let column = min.wrapping_sub(window.x0);
     let picked = fits
-        && (0..=window.rows as i64 - 3).contains(&row)
-        && (0..=window.held as i64 - 3).contains(&column);
+        && (0..=window.rows as i64 - 2).contains(&row)
+        && (0..=window.held as i64 - 2).contains(&column);
     let (w_sum, c_sum, s_sum, sums) = if picked {
         let source = Picked {
             window,
@@ -418,26 +435,25 @@ fn stripe_at<S: Simd>(
 /// are not always inlined into the target-feature function, and every lane operation in one
 /// would become a call.
 trait CellSource<S: Simd> {
-    /// The data of the cells at offset `(dx, dy)` from every lane's cell.
-    fn cell(&self, s: S, dx: i64, dy: i64) -> [S::F; 4];
+    /// The data of the cells at offset `(dx, dy)` (each 0 or 1) from every lane's cell.
+    fn cell(&self, s: S, dx: usize, dy: usize) -> [S::F; 4];
 }
 
 /// Cells picked from one window row per tap: the block's cells fit a register.
 struct Picked<'a, S: Simd> {
     window: &'a CellWindow,
-    /// Window row of the cell row below the samples' one.
+    /// Window row of the samples' cell row.
     row: usize,
-    /// Window column of the block's lowest cell, minus one.
+    /// Window column of the block's lowest cell.
     column: usize,
     lanes: S::I,
 }
 
 impl<S: Simd> CellSource<S> for Picked<'_, S> {
     #[inline(always)]
-    fn cell(&self, s: S, dx: i64, dy: i64) -> [S::F; 4] {
+    fn cell(&self, s: S, dx: usize, dy: usize) -> [S::F; 4] {
         let w = self.window;
-        let at =
-            (self.row as i64 + 1 + dy) as usize * w.stride + (self.column as i64 + 1 + dx) as usize;
+        let at = (self.row + dy) * w.stride + self.column + dx;
         [
             s.pick(&w.data[XI_X][at..], self.lanes),
             s.pick(&w.data[XI_Y][at..], self.lanes),
@@ -458,7 +474,7 @@ struct Gathered<'a, S: Simd> {
 
 impl<S: Simd> CellSource<S> for Gathered<'_, S> {
     #[inline(always)]
-    fn cell(&self, s: S, dx: i64, dy: i64) -> [S::F; 4] {
+    fn cell(&self, s: S, dx: usize, dy: usize) -> [S::F; 4] {
         let index = self
             .x
             .add(s.splat_int(dx as u32))
@@ -476,7 +492,7 @@ impl<S: Simd> CellSource<S> for Gathered<'_, S> {
 /// The running sums of a blend: `[Σ∇w, Σ∇w·cos, Σ∇w·sin, Σw·sin·t, Σw·cos·t]`, each a vector.
 type Sums<F> = [[F; 2]; 5];
 
-/// Blends the 3×3 cells around `frac`, reading each cell's `[ξx, ξy, tx, ty]` from `source`.
+/// Blends the 2×2 cells around `frac`, reading each cell's `[ξx, ξy, tx, ty]` from `source`.
 #[inline(always)]
 fn blend<S: Simd>(
     s: S,
@@ -487,18 +503,17 @@ fn blend<S: Simd>(
     let zero = k.zero;
     let (mut w_sum, mut c_sum, mut s_sum) = (zero, zero, zero);
     let mut sums = [[zero; 2]; 5];
-    for dy in -1i64..=1 {
+    for dy in 0..=1 {
         let qy0 = frac[1] - s.splat(dy as f32);
-        for dx in -1i64..=1 {
+        for dx in 0..=1 {
             let [xi_x, xi_y, tx, ty] = source.cell(s, dx, dy);
             let q = [
                 k.jitter.mul_add(-xi_x, frac[0] - s.splat(dx as f32)),
                 k.jitter.mul_add(-xi_y, qy0),
             ];
-            let b = (k.one - q[0].mul_add(q[0], q[1] * q[1]) * k.r2).max(zero);
-            let b2 = b * b;
-            let w = b2 * b;
-            let dw = k.minus_six_r2 * b2;
+            let ((wx, dwx), (wy, dwy)) = (bell(k, q[0]), bell(k, q[1]));
+            let w = wx * wy;
+            let dw = [dwx * wy, wx * dwy];
             let x = k.stripes.mul_add(q[0].mul_add(tx, q[1] * ty), k.phase);
             let (sn, cs) = maths::sin_cos_turns(s, x);
             w_sum = w_sum + w;
@@ -507,16 +522,24 @@ fn blend<S: Simd>(
             let (ws, wc) = (w * sn, w * cs);
             let t = [tx, ty];
             for a in 0..2 {
-                let dwq = dw * q[a];
-                sums[0][a] = sums[0][a] + dwq;
-                sums[1][a] = dwq.mul_add(cs, sums[1][a]);
-                sums[2][a] = dwq.mul_add(sn, sums[2][a]);
+                sums[0][a] = sums[0][a] + dw[a];
+                sums[1][a] = dw[a].mul_add(cs, sums[1][a]);
+                sums[2][a] = dw[a].mul_add(sn, sums[2][a]);
                 sums[3][a] = ws.mul_add(t[a], sums[3][a]);
                 sums[4][a] = wc.mul_add(t[a], sums[4][a]);
             }
         }
     }
     (w_sum, c_sum, s_sum, sums)
+}
+
+/// The bell along one axis at offset `t` from a cell centre and its slope (the numbers of
+/// [`crate::erosion::bell`]).
+#[inline(always)]
+fn bell<S: Simd>(k: &Constants<S>, t: S::F) -> (S::F, S::F) {
+    let b = (k.one - t * t * k.r2).max(k.zero);
+    let b2 = b * b;
+    (b2 * b, k.minus_six_r2 * t * b2)
 }
 
 /// `Ĉ`, `Ŝ` and their gradients from a blend's sums (see [`crate::erosion`]).
@@ -624,6 +647,10 @@ impl Kernel for ErosionPass<'_> {
                     }
                     value = a.mul_add(f - tau0, value);
                     (tau, dtau) = (f, df);
+                    ridge = ridge_mask.mul_add(st.value - ridge, ridge);
+                    if m + 1 == plan.octaves.len() {
+                        break; // no next octave to mask
+                    }
                     // The next mask: (1 − (1 − μ)^D) · easeOut(|Ŝ| / width).
                     // |Ŝ| smoothed, √(Ŝ² + ε²) − ε (see `crate::erosion`).
                     let soft = st.sine.mul_add(st.sine, soft2).sqrt();
@@ -635,11 +662,12 @@ impl Kernel for ErosionPass<'_> {
                     let kept = one - powered;
                     let dkept = S::F::select(zero.lt(rest), detail * powered / safe, zero);
                     let (carry, opening) = (dkept * open, kept * k_open);
-                    for (d, sg) in dmask.iter_mut().zip(st.sine_gradient) {
-                        *d = carry.mul_add(*d, opening * sg);
-                    }
+                    let [sx, sy] = st.sine_gradient;
+                    dmask = [
+                        carry.mul_add(dmask[0], opening * sx),
+                        carry.mul_add(dmask[1], opening * sy),
+                    ];
                     mask = kept * open;
-                    ridge = ridge_mask.mul_add(st.value - ridge, ridge);
                     ridge_mask = ridge_mask * open;
                 }
                 value.store(&mut values[i..]);
@@ -658,25 +686,13 @@ fn coarse_slope<S: Simd>(s: S, scratch: &ErosionScratch, c: usize, r: usize) -> 
     let window = &scratch.windows[0];
     let (columns, rows) = (&scratch.columns[0], &scratch.rows[0]);
     let zero = s.splat(0.0);
-    // The cell's lower corner: the rounded cell, one lower where the offset is negative.
-    let frac_x = s.load(&columns.frac[c..]);
-    let frac_y = rows.frac[r];
-    let below_x = frac_x.lt(zero);
-    let fx = S::F::select(below_x, frac_x + s.splat(1.0), frac_x);
-    let shift_x = S::F::select(below_x, s.splat(1.0), zero).to_int();
-    let (fy, shift_y) = if frac_y < 0.0 {
-        (frac_y + 1.0, 1)
-    } else {
-        (frac_y, 0)
-    };
-    let fy = s.splat(fy);
+    // The cell's lower corner is the samples' cell.
+    let fx = s.load(&columns.frac[c..]);
+    let fy = s.splat(rows.frac[r]);
     let cx = s
         .load_int(&columns.low[c..])
-        .sub(shift_x)
         .sub(s.splat_int(window.x0 as u32));
-    let cy = rows.low[r]
-        .wrapping_sub(shift_y)
-        .wrapping_sub(window.y0 as u32);
+    let cy = rows.low[r].wrapping_sub(window.y0 as u32);
     let stride = window.stride as u32;
     let row0 = s.splat_int(cy.wrapping_mul(stride));
     let row1 = s.splat_int(cy.wrapping_add(1).wrapping_mul(stride));
