@@ -76,7 +76,7 @@ fn run(mut args: Vec<String>) -> Result<String, String> {
     let mut plain = config.clone();
     plain.noise.erosion = None;
     let mut eroded = config;
-    eroded.noise.erosion = Some(eroded.noise.erosion.unwrap_or_default());
+    eroded.noise.erosion.get_or_insert_default();
     let (left, _) = view(&plain)?;
     let (right, _) = view(&eroded)?;
     // The two views side by side, row by row.
