@@ -195,20 +195,6 @@ impl NoiseTables {
         self.grad2_f32[hash & 255]
     }
 
-    /// [`grad2_f32`](Self::grad2_f32) as one slice, `[x0, y0, x1, y1, …]`: gradient `h` at
-    /// `2h` and `2h + 1`, for the grid path's gathers.
-    #[inline(always)]
-    pub(crate) fn grad2_f32_flat(&self) -> &[f32] {
-        self.grad2_f32.as_flattened()
-    }
-
-    /// [`perm_grad2_f32`](Self::perm_grad2_f32) as one slice, like
-    /// [`grad2_f32_flat`](Self::grad2_f32_flat).
-    #[inline(always)]
-    pub(crate) fn perm_grad2_f32_flat(&self) -> &[f32] {
-        self.perm_grad2_f32.as_flattened()
-    }
-
     /// `grad2[P[i]]` in single precision, for `i < 512`: the last step of the table hash and
     /// the gradient lookup in one.
     #[inline(always)]

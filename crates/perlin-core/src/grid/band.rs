@@ -194,23 +194,38 @@ impl Kernel for BandLayer<'_> {
 
     #[inline(always)]
     fn run<S: Simd>(self, s: S) {
-        match (self.mode, self.sums.slopes()) {
-            (FractalMode::Standard, false) => self.bands::<S, 0, false>(s),
-            (FractalMode::Ridged, false) => self.bands::<S, 1, false>(s),
-            (FractalMode::Billow, false) => self.bands::<S, 2, false>(s),
-            (FractalMode::Turbulence, false) => self.bands::<S, 3, false>(s),
-            (FractalMode::Standard, true) => self.bands::<S, 0, true>(s),
-            (FractalMode::Ridged, true) => self.bands::<S, 1, true>(s),
-            (FractalMode::Billow, true) => self.bands::<S, 2, true>(s),
-            (FractalMode::Turbulence, true) => self.bands::<S, 3, true>(s),
+        match self.base {
+            BandBase::Perlin => self.modes::<S, PERLIN>(s),
+            BandBase::Value => self.modes::<S, VALUE>(s),
+            BandBase::Cubic => self.modes::<S, CUBIC>(s),
         }
     }
 }
 
+/// [`BandBase`] as a const parameter: each base's kernel is compiled on its own, so the
+/// block loop holds one base's code and keeps its values in registers.
+const PERLIN: u8 = 0;
+const VALUE: u8 = 1;
+const CUBIC: u8 = 2;
+
 impl BandLayer<'_> {
+    #[inline(always)]
+    fn modes<S: Simd, const BASE: u8>(self, s: S) {
+        match (self.mode, self.sums.slopes()) {
+            (FractalMode::Standard, false) => self.bands::<S, BASE, 0, false>(s),
+            (FractalMode::Ridged, false) => self.bands::<S, BASE, 1, false>(s),
+            (FractalMode::Billow, false) => self.bands::<S, BASE, 2, false>(s),
+            (FractalMode::Turbulence, false) => self.bands::<S, BASE, 3, false>(s),
+            (FractalMode::Standard, true) => self.bands::<S, BASE, 0, true>(s),
+            (FractalMode::Ridged, true) => self.bands::<S, BASE, 1, true>(s),
+            (FractalMode::Billow, true) => self.bands::<S, BASE, 2, true>(s),
+            (FractalMode::Turbulence, true) => self.bands::<S, BASE, 3, true>(s),
+        }
+    }
+
     /// Every band of the strip: runs of rows inside one lattice row.
     #[inline(always)]
-    fn bands<S: Simd, const MODE: u8, const SLOPES: bool>(mut self, s: S) {
+    fn bands<S: Simd, const BASE: u8, const MODE: u8, const SLOPES: bool>(mut self, s: S) {
         let strip = self.sums.rows.clone();
         let taps = self.base.taps();
         let mut start = strip.start;
@@ -229,7 +244,7 @@ impl BandLayer<'_> {
                     taps.clone().count(),
                 );
             }
-            self.band::<S, MODE, SLOPES>(s, start..end, y0);
+            self.band::<S, BASE, MODE, SLOPES>(s, start..end, y0);
             start = end;
         }
     }
@@ -237,7 +252,7 @@ impl BandLayer<'_> {
     /// One band: rows `rows` in lattice row `y0`. Each block of columns computes its constants
     /// once, then walks down the band's rows.
     #[inline(always)]
-    fn band<S: Simd, const MODE: u8, const SLOPES: bool>(
+    fn band<S: Simd, const BASE: u8, const MODE: u8, const SLOPES: bool>(
         &mut self,
         s: S,
         rows: Range<usize>,
@@ -262,6 +277,7 @@ impl BandLayer<'_> {
         } else {
             (&mut [][..], &mut [][..])
         };
+        let fresh = self.sums.fresh;
         let taps = TapRows::of(
             self.layout,
             self.columns,
@@ -271,53 +287,55 @@ impl BandLayer<'_> {
             self.base,
             y0,
         );
+        let (frac_x, fade_x, dfade_x) = (&ax.frac[..width], &ax.fade[..width], &ax.dfade[..width]);
         for c in (0..width / lanes).map(|b| b * lanes) {
-            let tx = s.load(&ax.frac[c..]);
-            let u = s.load(&ax.fade[c..]);
-            let du = s.load(&ax.dfade[c..]);
-            let k = match self.base {
-                BandBase::Perlin => {
+            let tx = s.load(&frac_x[c..]);
+            let u = s.load(&fade_x[c..]);
+            let du = s.load(&dfade_x[c..]);
+            let k = match BASE {
+                PERLIN => {
                     let g = taps.corners::<S, 8>(s, c, y0, PERLIN_TAPS);
                     perlin_constants(s, g, tx, u, du)
                 }
-                BandBase::Value => {
+                VALUE => {
                     let v = taps.corners::<S, 4>(s, c, y0, VALUE_TAPS);
                     value_constants(s, v, u, du)
                 }
-                BandBase::Cubic => {
+                _ => {
                     let v = taps.corners::<S, 16>(s, c, y0, CUBIC_TAPS);
                     cubic_constants(s, v, tx)
                 }
             };
-            let curves = frac.iter().zip(fade).zip(dfade);
-            if SLOPES {
-                let sums = value
-                    .chunks_exact_mut(width)
-                    .zip(dx.chunks_exact_mut(width))
-                    .zip(dy.chunks_exact_mut(width));
-                for (((value, dx), dy), ((&ty, &v), &dv)) in sums.zip(curves) {
+            // Sample (row r, column c) of the band is at `r · width + c`.
+            let mut at = c;
+            for ((&ty, &v), &dv) in frac.iter().zip(fade).zip(dfade) {
+                if SLOPES {
                     let [n, dn_dx, dn_dy] = sample(k, s.splat(ty), s.splat(v), s.splat(dv));
                     let (shaped, slope) = shape::<S, MODE>(s, n);
                     let kk = slope * amplitude_frequency;
-                    add(s, &mut value[c..], shaped, amplitude);
-                    add(s, &mut dx[c..], dn_dx, kk);
-                    add(s, &mut dy[c..], dn_dy, kk);
-                }
-            } else {
-                for (value, ((&ty, &v), &dv)) in value.chunks_exact_mut(width).zip(curves) {
+                    add(s, &mut value[at..], shaped, amplitude, fresh);
+                    add(s, &mut dx[at..], dn_dx, kk, fresh);
+                    add(s, &mut dy[at..], dn_dy, kk, fresh);
+                } else {
                     let [n, ..] = sample(k, s.splat(ty), s.splat(v), s.splat(dv));
                     let (shaped, _) = shape::<S, MODE>(s, n);
-                    add(s, &mut value[c..], shaped, amplitude);
+                    add(s, &mut value[at..], shaped, amplitude, fresh);
                 }
+                at += width;
             }
         }
     }
 }
 
-/// `sum[..LANES] += term · weight`, rounded once.
+/// `sum[..LANES] += term · weight`, rounded once; into `fresh` sums, `term · weight + 0` (the
+/// same bits as adding to zeroed sums, without reading them).
 #[inline(always)]
-fn add<S: Simd>(s: S, sum: &mut [f32], term: S::F, weight: S::F) {
-    term.mul_add(weight, s.load(sum)).store(sum);
+fn add<S: Simd>(s: S, sum: &mut [f32], term: S::F, weight: S::F, fresh: bool) {
+    if fresh {
+        term.mul_add(weight, s.splat(0.0)).store(sum);
+    } else {
+        term.mul_add(weight, s.load(sum)).store(sum);
+    }
 }
 
 /// Where a band's blocks find their corners: the band's rows in [`BandRows`], and for each tap
@@ -329,6 +347,8 @@ struct TapRows<'a> {
     dense: bool,
     data: &'a [f32],
     starts: [usize; 16],
+    /// The largest of `starts`.
+    reach: usize,
     layout: &'a Columns,
     columns: &'a Axis,
     lattice: Lattice,
@@ -350,6 +370,7 @@ impl<'a> TapRows<'a> {
             dense: layout.dense(),
             data: &band_rows.data,
             starts: [0; 16],
+            reach: 0,
             layout,
             columns,
             lattice,
@@ -363,6 +384,7 @@ impl<'a> TapRows<'a> {
             };
             for (start, &(dx, dy, comp)) in out.starts.iter_mut().zip(taps) {
                 *start = band_rows.start(y0.wrapping_add(dy), comp) + (dx + 1) as usize;
+                out.reach = out.reach.max(*start);
             }
         }
         out
@@ -388,9 +410,7 @@ impl<'a> TapRows<'a> {
                 // Tap rows start one column left of the window (the cubic's left tap).
                 let at = block.base as usize - 1;
                 let lanes = s.load_int(&self.layout.lane[c..]);
-                for (o, &start) in out.iter_mut().zip(&self.starts) {
-                    *o = s.pick(&self.data[start + at..], lanes);
-                }
+                s.pick_at(self.data, at, &self.starts, self.reach, lanes, &mut out);
             }
             _ => {
                 // Lane by lane from the lattice itself: the same numbers the rows hold.

@@ -65,23 +65,16 @@ pub(super) struct Unpadded<'a> {
     pub padded: usize,
 }
 
-impl Unpadded<'_> {
-    /// Stores the lanes of the strip's padded row `row`, columns `column..column + LANES`, at
-    /// their places, dropping the padding lanes.
-    #[inline(always)]
-    fn store<S: Simd>(&mut self, v: S::F, row: usize, column: usize) {
-        let width = self.width;
-        let Some(row) = self.rows.get_mut(row * width..(row + 1) * width) else {
-            return;
-        };
-        if column + S::LANES <= width {
-            v.store(&mut row[column..]);
-        } else if column < width {
-            let mut lanes = [0f32; crate::simd::MAX_LANES];
-            v.store(&mut lanes);
-            for (to, from) in row[column..].iter_mut().zip(lanes) {
-                *to = from;
-            }
+/// Stores `v` at `row[column..]`, dropping the lanes past the row's end (the padding).
+#[inline(always)]
+fn store_unpadded<S: Simd>(v: S::F, row: &mut [f32], column: usize) {
+    if column + S::LANES <= row.len() {
+        v.store(&mut row[column..]);
+    } else if column < row.len() {
+        let mut lanes = [0f32; crate::simd::MAX_LANES];
+        v.store(&mut lanes);
+        for (to, from) in row[column..].iter_mut().zip(lanes) {
+            *to = from;
         }
     }
 }
@@ -111,37 +104,36 @@ impl Finish<'_> {
         let (inverse_norm, size) = (s.splat(self.inverse_norm), s.splat(self.noise_size));
         let [j00, j01, j10, j11] = self.jacobian.unwrap_or([&[]; 4]);
         let mut direct = self.values;
-        let padded = direct.as_ref().map_or(usize::MAX, |d| d.padded);
-        // Where sample `i` is in the padded rows, for `direct`.
-        let (mut row, mut column) = (0, 0);
-        for i in (0..value.len()).step_by(S::LANES) {
-            let sum = s.load(&value[i..]);
-            let (v, k) = if PLAIN {
-                (sum * scale, scale)
-            } else {
-                let (shaped, slope) = maths::signed_pow(s, sum * inverse_norm, self.contrast);
-                (shaped * size, slope * size * inverse_norm)
-            };
-            match &mut direct {
-                Some(rows) => {
-                    rows.store::<S>(v, row, column);
-                    column += S::LANES;
-                    if column >= padded {
-                        (row, column) = (row + 1, 0);
+        // Row by row, so that a row's values can go straight to the caller's unpadded row.
+        let padded = direct.as_ref().map_or(value.len(), |d| d.padded).max(1);
+        for row in 0..value.len() / padded {
+            let mut to = direct
+                .as_mut()
+                .and_then(|d| d.rows.get_mut(row * d.width..(row + 1) * d.width));
+            for column in (0..padded).step_by(S::LANES) {
+                let i = row * padded + column;
+                let sum = s.load(&value[i..]);
+                let (v, k) = if PLAIN {
+                    (sum * scale, scale)
+                } else {
+                    let (shaped, slope) = maths::signed_pow(s, sum * inverse_norm, self.contrast);
+                    (shaped * size, slope * size * inverse_norm)
+                };
+                match to.as_deref_mut() {
+                    Some(to) => store_unpadded::<S>(v, to, column),
+                    None => v.store(&mut out[i..]),
+                }
+                if slopes {
+                    let (mut dx, mut dy) = (s.load(&sx[i..]), s.load(&sy[i..]));
+                    if WARPED {
+                        (dx, dy) = (
+                            dx.mul_add(s.load(&j00[i..]), dy * s.load(&j10[i..])),
+                            dx.mul_add(s.load(&j01[i..]), dy * s.load(&j11[i..])),
+                        );
                     }
+                    (dx * k).store(&mut gx[i..]);
+                    (dy * k).store(&mut gy[i..]);
                 }
-                None => v.store(&mut out[i..]),
-            }
-            if slopes {
-                let (mut dx, mut dy) = (s.load(&sx[i..]), s.load(&sy[i..]));
-                if WARPED {
-                    (dx, dy) = (
-                        dx.mul_add(s.load(&j00[i..]), dy * s.load(&j10[i..])),
-                        dx.mul_add(s.load(&j01[i..]), dy * s.load(&j11[i..])),
-                    );
-                }
-                (dx * k).store(&mut gx[i..]);
-                (dy * k).store(&mut gy[i..]);
             }
         }
     }

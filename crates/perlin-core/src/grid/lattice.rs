@@ -75,26 +75,25 @@ impl Lattice {
         };
         let lanes = S::LANES;
         let full = keys.len().min(first.len()).min(second.len()) / lanes * lanes;
+        let mut index = [0u32; crate::simd::MAX_LANES];
         for c in (0..full).step_by(lanes) {
+            // The hashes a register at a time; the table reads lane by lane (two gathers cost
+            // more than one 8-byte read per lane).
             let key = s.load_int(&keys[c..]);
-            // Twice the gradient's index: `[x, y]` pairs in the flattened table.
-            let (index, table) = match hashing {
-                crate::Hashing::Table => (
-                    key.add(s.splat_int((y & 255) as u32)).shl(1),
-                    tables.perm_grad2_f32_flat(),
-                ),
-                crate::Hashing::Integer => (
-                    mix2_row(s, tables.keys()[1], key, s.splat_int(y as u32))
-                        .shr(24)
-                        .shl(1),
-                    tables.grad2_f32_flat(),
-                ),
-            };
-            index.gather(table).store(&mut first[c..]);
-            index
-                .add(s.splat_int(1))
-                .gather(table)
-                .store(&mut second[c..]);
+            match hashing {
+                crate::Hashing::Table => key.add(s.splat_int((y & 255) as u32)),
+                crate::Hashing::Integer => {
+                    mix2_row(s, tables.keys()[1], key, s.splat_int(y as u32)).shr(24)
+                }
+            }
+            .store(&mut index);
+            let (first, second) = (&mut first[c..c + lanes], &mut second[c..c + lanes]);
+            for ((a, b), &i) in first.iter_mut().zip(second).zip(&index) {
+                [*a, *b] = match hashing {
+                    crate::Hashing::Table => tables.perm_grad2_f32(i as usize),
+                    crate::Hashing::Integer => tables.grad2_f32(i as usize),
+                };
+            }
         }
         for ((key, a), b) in keys.iter().zip(first).zip(second).skip(full) {
             [*a, *b] = hashing.gradient_2d_f32_keyed(tables, *key, y);

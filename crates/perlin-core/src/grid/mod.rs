@@ -63,6 +63,9 @@ pub(super) struct Sums<'a> {
     pub width: usize,
     /// The grid rows of the strip.
     pub rows: Range<usize>,
+    /// Whether the sums hold nothing yet, not even zeros: a band layer then writes its terms
+    /// instead of adding them (a point layer needs zeroed sums).
+    pub fresh: bool,
 }
 
 impl Sums<'_> {
@@ -192,10 +195,41 @@ impl Route {
     }
 }
 
-/// Samples per strip: few enough that a strip's buffers stay in the cache.
-const STRIP_SAMPLES: usize = 4096;
+/// Samples per strip: tall enough that a coarse octave's band constants serve many rows, few
+/// enough that a strip's sums stay in the L2 cache.
+const STRIP_SAMPLES: usize = 16384;
 /// Rows per strip, at least and at most.
-const STRIP_ROWS: Range<usize> = 4..33;
+const STRIP_ROWS: Range<usize> = 4..129;
+/// Eroded fills keep strips of 4096 samples and at most 32 rows, unpadded rows: an erosion
+/// window's size bound is per strip ([`ErosionScratch::windows_for`]), so the strip decides
+/// which aliasing grids are left uneroded, and this keeps that decision where it was measured.
+const ERODED_STRIP_SAMPLES: usize = 4096;
+const ERODED_STRIP_ROWS: Range<usize> = 4..33;
+
+/// Rows per strip of a grid `height` rows tall whose rows hold `padded` samples. Strips of a
+/// plain fill are balanced (the last one at most a row shorter): the strip buffers then keep
+/// their size from one strip, and one fill, to the next instead of being zeroed as they grow.
+fn strip_rows(padded: usize, height: usize, eroded: bool) -> usize {
+    if eroded {
+        let rows = ERODED_STRIP_ROWS;
+        return (ERODED_STRIP_SAMPLES / padded.max(1)).clamp(rows.start, rows.end - 1);
+    }
+    let most = (STRIP_SAMPLES / padded.max(1)).clamp(STRIP_ROWS.start, STRIP_ROWS.end - 1);
+    let strips = height.div_ceil(most).max(1);
+    height.div_ceil(strips).max(1)
+}
+
+/// Samples per strip row: `width` rounded up to whole registers, plus one register where rows
+/// would be a multiple of 1 KiB apart (a column of such rows falls into one cache set, and a
+/// tall strip then evicts its own sums).
+fn padded_width(width: usize, lanes: usize, eroded: bool) -> usize {
+    let padded = width.div_ceil(lanes) * lanes;
+    if padded.is_multiple_of(256) && !eroded {
+        padded + lanes
+    } else {
+        padded
+    }
+}
 
 /// A strip's buffers, padded width × strip rows each.
 #[derive(Default)]
@@ -393,7 +427,7 @@ impl Fbm {
     ) {
         let lanes = isa.lanes();
         let [width, height] = spec.size;
-        let padded = width.div_ceil(lanes) * lanes;
+        let padded = padded_width(width, lanes, self.erosion.is_some());
         let erosion = self.erosion.as_ref().map(|e| e.plan(tables, self));
         let slopes = out.gradients.is_some() || erosion.is_some();
         let Scratch {
@@ -450,12 +484,13 @@ impl Fbm {
         }
 
         let norm = self.amplitude_sum();
-        let strip_rows =
-            (STRIP_SAMPLES / padded.max(1)).clamp(STRIP_ROWS.start, STRIP_ROWS.end - 1);
+        let strip_rows = strip_rows(padded, height, erosion.is_some());
         for first in (0..height).step_by(strip_rows) {
             let rows = first..(first + strip_rows).min(height);
             let len = rows.len() * padded;
-            strip.resize(len, slopes, self.warp.is_some());
+            // Band layers fill fresh sums; point layers add to zeroed ones.
+            let fresh = [main.band.is_some(), warp_route.band.is_some()];
+            strip.resize(len, slopes, self.warp.is_some(), fresh);
             let [value, dx, dy] = &mut strip.sums;
             // The warp field of the strip.
             if let Some(w) = self.warp {
@@ -467,6 +502,7 @@ impl Fbm {
                         dy: qy,
                         width: padded,
                         rows: rows.clone(),
+                        fresh: fresh[1],
                     };
                     run_layer(
                         isa,
@@ -492,13 +528,14 @@ impl Fbm {
             let displacement = self
                 .warp
                 .map(|_| Displacement::new(&strip.displacement[0], &strip.displacement[1]));
-            for layer in octaves.iter_mut() {
+            for (k, layer) in octaves.iter_mut().enumerate() {
                 let sums = Sums {
                     value,
                     dx,
                     dy,
                     width: padded,
                     rows: rows.clone(),
+                    fresh: fresh[0] && k == 0,
                 };
                 run_layer(isa, tables, &main, layer, self.mode, sums, displacement);
             }
@@ -740,21 +777,24 @@ fn lattice_bounds(
 }
 
 impl StripBuffers {
-    /// Sizes the buffers for `len` samples and zeroes the sums (the rest is overwritten).
-    fn resize(&mut self, len: usize, slopes: bool, warped: bool) {
-        let zeroed = |v: &mut Vec<f32>, on: bool| {
-            v.clear();
+    /// Sizes the buffers for `len` samples and zeroes the sums that are not `fresh` (the
+    /// octaves', the warp noises'); the rest is overwritten.
+    fn resize(&mut self, len: usize, slopes: bool, warped: bool, fresh: [bool; 2]) {
+        let sums = |v: &mut Vec<f32>, on: bool, fresh: bool| {
+            if !fresh {
+                v.clear();
+            }
             v.resize(if on { len } else { 0 }, 0.0);
         };
         let sized = |v: &mut Vec<f32>, on: bool| v.resize(if on { len } else { 0 }, 0.0);
         let [value, dx, dy] = &mut self.sums;
-        zeroed(value, true);
-        zeroed(dx, slopes);
-        zeroed(dy, slopes);
+        sums(value, true, fresh[0]);
+        sums(dx, slopes, fresh[0]);
+        sums(dy, slopes, fresh[0]);
         for [v, x, y] in &mut self.warp {
-            zeroed(v, warped);
-            zeroed(x, warped && slopes);
-            zeroed(y, warped && slopes);
+            sums(v, warped, fresh[1]);
+            sums(x, warped && slopes, fresh[1]);
+            sums(y, warped && slopes, fresh[1]);
         }
         for v in &mut self.displacement {
             sized(v, warped);

@@ -255,6 +255,36 @@ pub(crate) trait Simd: Copy {
     /// # Panics
     /// If `window` is shorter than the lane count.
     fn pick(self, window: &[f32], lanes: Self::I) -> Self::F;
+    /// [`pick`](Simd::pick) from `window[at + offset..]` for each of `offsets` (into `out`),
+    /// checking the bounds once for all of them: an offset above `reach` reads at `reach`.
+    ///
+    /// # Panics
+    /// If `window` is shorter than `at + reach + LANES`.
+    fn pick_at(
+        self,
+        window: &[f32],
+        at: usize,
+        offsets: &[usize],
+        reach: usize,
+        lanes: Self::I,
+        out: &mut [Self::F],
+    );
+}
+
+/// `window[at .. at + reach + lanes]`: the part of `window` that [`Simd::pick_at`] reads.
+///
+/// # Panics
+/// If `window` is shorter.
+#[inline(always)]
+fn pick_span(window: &[f32], at: usize, reach: usize, lanes: usize) -> &[f32] {
+    let end = at
+        .checked_add(reach)
+        .and_then(|e| e.checked_add(lanes))
+        .filter(|&e| e <= window.len());
+    match end {
+        Some(end) => &window[at..end],
+        None => panic!("pick_at past the window's end"),
+    }
 }
 
 /// The scalar twin: one lane, plain `f32` and `u32`. Always available.
@@ -292,6 +322,21 @@ impl Simd for Scalar {
     #[inline(always)]
     fn pick(self, window: &[f32], _lanes: u32) -> f32 {
         window[0]
+    }
+    #[inline(always)]
+    fn pick_at(
+        self,
+        window: &[f32],
+        at: usize,
+        offsets: &[usize],
+        reach: usize,
+        _lanes: u32,
+        out: &mut [f32],
+    ) {
+        let window = pick_span(window, at, reach, 1);
+        for (o, &offset) in out.iter_mut().zip(offsets) {
+            *o = window[offset.min(reach)];
+        }
     }
 }
 

@@ -281,6 +281,23 @@ impl Simd for Avx2 {
         let window = &window[..8];
         F32x8(unsafe { _mm256_permutevar8x32_ps(_mm256_loadu_ps(window.as_ptr()), lanes.0) })
     }
+    #[inline(always)]
+    fn pick_at(
+        self,
+        window: &[f32],
+        at: usize,
+        offsets: &[usize],
+        reach: usize,
+        lanes: U32x8,
+        out: &mut [F32x8],
+    ) {
+        let window = super::pick_span(window, at, reach, 8);
+        for (o, &offset) in out.iter_mut().zip(offsets) {
+            // SAFETY: `offset.min(reach) + 8 <= window.len()` (`pick_span`).
+            let from = unsafe { window.as_ptr().add(offset.min(reach)) };
+            *o = F32x8(unsafe { _mm256_permutevar8x32_ps(_mm256_loadu_ps(from), lanes.0) });
+        }
+    }
 }
 
 impl Real for F32x16 {
@@ -440,5 +457,22 @@ impl Simd for Avx512 {
     fn pick(self, window: &[f32], lanes: U32x16) -> F32x16 {
         let window = &window[..16];
         F32x16(unsafe { _mm512_permutexvar_ps(lanes.0, _mm512_loadu_ps(window.as_ptr())) })
+    }
+    #[inline(always)]
+    fn pick_at(
+        self,
+        window: &[f32],
+        at: usize,
+        offsets: &[usize],
+        reach: usize,
+        lanes: U32x16,
+        out: &mut [F32x16],
+    ) {
+        let window = super::pick_span(window, at, reach, 16);
+        for (o, &offset) in out.iter_mut().zip(offsets) {
+            // SAFETY: `offset.min(reach) + 16 <= window.len()` (`pick_span`).
+            let from = unsafe { window.as_ptr().add(offset.min(reach)) };
+            *o = F32x16(unsafe { _mm512_permutexvar_ps(lanes.0, _mm512_loadu_ps(from)) });
+        }
     }
 }
