@@ -220,8 +220,9 @@ fn strip_rows(padded: usize, height: usize, eroded: bool) -> usize {
 }
 
 /// Samples per strip row: `width` rounded up to whole registers, plus one register where rows
-/// would be a multiple of 1 KiB apart (a column of such rows falls into one cache set, and a
-/// tall strip then evicts its own sums).
+/// would be a multiple of 1 KiB apart (a block's column of a tall strip would then crowd a few
+/// cache sets and evict its own sums). Eroded fills keep unpadded rows (see
+/// [`ERODED_STRIP_SAMPLES`]).
 fn padded_width(width: usize, lanes: usize, eroded: bool) -> usize {
     let padded = width.div_ceil(lanes) * lanes;
     if padded.is_multiple_of(256) && !eroded {
