@@ -250,16 +250,28 @@ pub(crate) trait Simd: Copy {
     fn first_lane(self, v: Self::I) -> u32;
     /// Whether every lane of `v` is below `bound` (unsigned).
     fn all_below(self, v: Self::I, bound: u32) -> bool;
+    /// `from[lane % LANES]` for each lane of `lanes`: one load and one permute. The one
+    /// unchecked read behind [`pick`](Simd::pick) and [`pick_at`](Simd::pick_at).
+    ///
+    /// # Safety
+    /// `from[..LANES]` must be readable.
+    unsafe fn pick_from(self, from: *const f32, lanes: Self::I) -> Self::F;
     /// `window[lane % LANES]` for each lane of `lanes`: one load and one permute.
     ///
     /// # Panics
     /// If `window` is shorter than the lane count.
-    fn pick(self, window: &[f32], lanes: Self::I) -> Self::F;
+    #[inline(always)]
+    fn pick(self, window: &[f32], lanes: Self::I) -> Self::F {
+        let window = &window[..Self::LANES];
+        // SAFETY: `window` holds `LANES` numbers.
+        unsafe { self.pick_from(window.as_ptr(), lanes) }
+    }
     /// [`pick`](Simd::pick) from `window[at + offset..]` for each of `offsets` (into `out`),
     /// checking the bounds once for all of them: an offset above `reach` reads at `reach`.
     ///
     /// # Panics
     /// If `window` is shorter than `at + reach + LANES`.
+    #[inline(always)]
     fn pick_at(
         self,
         window: &[f32],
@@ -268,7 +280,13 @@ pub(crate) trait Simd: Copy {
         reach: usize,
         lanes: Self::I,
         out: &mut [Self::F],
-    );
+    ) {
+        let window = pick_span(window, at, reach, Self::LANES);
+        for (o, &offset) in out.iter_mut().zip(offsets) {
+            // SAFETY: `offset.min(reach) + LANES <= window.len()` (`pick_span`).
+            *o = unsafe { self.pick_from(window.as_ptr().add(offset.min(reach)), lanes) };
+        }
+    }
 }
 
 /// `window[at .. at + reach + lanes]`: the part of `window` that [`Simd::pick_at`] reads.
@@ -320,23 +338,9 @@ impl Simd for Scalar {
         v < bound
     }
     #[inline(always)]
-    fn pick(self, window: &[f32], _lanes: u32) -> f32 {
-        window[0]
-    }
-    #[inline(always)]
-    fn pick_at(
-        self,
-        window: &[f32],
-        at: usize,
-        offsets: &[usize],
-        reach: usize,
-        _lanes: u32,
-        out: &mut [f32],
-    ) {
-        let window = pick_span(window, at, reach, 1);
-        for (o, &offset) in out.iter_mut().zip(offsets) {
-            *o = window[offset.min(reach)];
-        }
+    unsafe fn pick_from(self, from: *const f32, _lanes: u32) -> f32 {
+        // SAFETY: the caller's.
+        unsafe { *from }
     }
 }
 

@@ -118,7 +118,8 @@ impl Mask for M8 {}
 impl Mask for M16 {}
 
 // SAFETY (every `unsafe` block in the impls below): a value of the implementing type exists only
-// where its instructions were detected, and memory is reached through bounds-checked slices.
+// where its instructions were detected, and memory is reached through bounds-checked slices
+// (in `pick_from`, through the caller's contract: `Simd::pick` and `Simd::pick_at` check it).
 
 impl Real for F32x8 {
     type Mask = M8;
@@ -277,26 +278,9 @@ impl Simd for Avx2 {
         }
     }
     #[inline(always)]
-    fn pick(self, window: &[f32], lanes: U32x8) -> F32x8 {
-        let window = &window[..8];
-        F32x8(unsafe { _mm256_permutevar8x32_ps(_mm256_loadu_ps(window.as_ptr()), lanes.0) })
-    }
-    #[inline(always)]
-    fn pick_at(
-        self,
-        window: &[f32],
-        at: usize,
-        offsets: &[usize],
-        reach: usize,
-        lanes: U32x8,
-        out: &mut [F32x8],
-    ) {
-        let window = super::pick_span(window, at, reach, 8);
-        for (o, &offset) in out.iter_mut().zip(offsets) {
-            // SAFETY: `offset.min(reach) + 8 <= window.len()` (`pick_span`).
-            let from = unsafe { window.as_ptr().add(offset.min(reach)) };
-            *o = F32x8(unsafe { _mm256_permutevar8x32_ps(_mm256_loadu_ps(from), lanes.0) });
-        }
+    unsafe fn pick_from(self, from: *const f32, lanes: U32x8) -> F32x8 {
+        // `from[..8]` is readable (the caller's safety contract).
+        F32x8(unsafe { _mm256_permutevar8x32_ps(_mm256_loadu_ps(from), lanes.0) })
     }
 }
 
@@ -454,25 +438,8 @@ impl Simd for Avx512 {
         unsafe { _mm512_cmplt_epu32_mask(v.0, _mm512_set1_epi32(bound as i32)) == u16::MAX }
     }
     #[inline(always)]
-    fn pick(self, window: &[f32], lanes: U32x16) -> F32x16 {
-        let window = &window[..16];
-        F32x16(unsafe { _mm512_permutexvar_ps(lanes.0, _mm512_loadu_ps(window.as_ptr())) })
-    }
-    #[inline(always)]
-    fn pick_at(
-        self,
-        window: &[f32],
-        at: usize,
-        offsets: &[usize],
-        reach: usize,
-        lanes: U32x16,
-        out: &mut [F32x16],
-    ) {
-        let window = super::pick_span(window, at, reach, 16);
-        for (o, &offset) in out.iter_mut().zip(offsets) {
-            // SAFETY: `offset.min(reach) + 16 <= window.len()` (`pick_span`).
-            let from = unsafe { window.as_ptr().add(offset.min(reach)) };
-            *o = F32x16(unsafe { _mm512_permutexvar_ps(lanes.0, _mm512_loadu_ps(from)) });
-        }
+    unsafe fn pick_from(self, from: *const f32, lanes: U32x16) -> F32x16 {
+        // `from[..16]` is readable (the caller's safety contract).
+        F32x16(unsafe { _mm512_permutexvar_ps(lanes.0, _mm512_loadu_ps(from)) })
     }
 }
