@@ -122,9 +122,21 @@ impl Hashing {
     /// [`column_key`](Self::column_key), for the grid path.
     #[inline(always)]
     pub(crate) fn gradient_2d_f32_keyed(self, tables: &NoiseTables, key: u32, iy: i64) -> [f32; 2] {
+        let index = match self {
+            Hashing::Table => key.wrapping_add((iy & 255) as u32),
+            Hashing::Integer => mix2_row(tables.keys(), key, iy) >> 24,
+        };
+        self.gradient_2d_f32_at(tables, index)
+    }
+
+    /// The gradient at a 2D lattice point's table `index`: `P[P[x] + y]` into the permuted
+    /// gradients, or the integer mix's top byte into the gradients (the last step of
+    /// [`gradient_2d_f32_keyed`](Self::gradient_2d_f32_keyed), for the grid path's lanes).
+    #[inline(always)]
+    pub(crate) fn gradient_2d_f32_at(self, tables: &NoiseTables, index: u32) -> [f32; 2] {
         match self {
-            Hashing::Table => tables.perm_grad2_f32(key as usize + (iy & 255) as usize),
-            Hashing::Integer => tables.grad2_f32((mix2_row(tables.keys(), key, iy) >> 24) as usize),
+            Hashing::Table => tables.perm_grad2_f32(index as usize),
+            Hashing::Integer => tables.grad2_f32(index as usize),
         }
     }
 

@@ -89,10 +89,7 @@ impl Lattice {
             .store(&mut index);
             let (first, second) = (&mut first[c..c + lanes], &mut second[c..c + lanes]);
             for ((a, b), &i) in first.iter_mut().zip(second).zip(&index) {
-                [*a, *b] = match hashing {
-                    crate::Hashing::Table => tables.perm_grad2_f32(i as usize),
-                    crate::Hashing::Integer => tables.grad2_f32(i as usize),
-                };
+                [*a, *b] = hashing.gradient_2d_f32_at(tables, i);
             }
         }
         for ((key, a), b) in keys.iter().zip(first).zip(second).skip(full) {
