@@ -155,30 +155,30 @@ impl ErosionScratch {
         strip: Range<usize>,
         samples: usize,
     ) -> bool {
+        // Every octave's window extent first: a strip with one too large is left uneroded.
         let limit = 4 * samples as u128 + 65536;
         for i in 0..plan.octaves.len() {
             let (x_lo, x_hi) = self.columns[i].bounds(0..self.columns[i].cell.len());
             let (y_lo, y_hi) = self.rows[i].bounds(strip.clone());
-            let margin = 2 * self.margins[i] as i128;
-            let columns = x_hi as i128 - x_lo as i128 + 1 + margin;
-            let rows = y_hi as i128 - y_lo as i128 + 1 + margin;
+            let margin = self.margins[i];
+            let columns = x_hi as i128 - x_lo as i128 + 1 + 2 * margin as i128;
+            let rows = y_hi as i128 - y_lo as i128 + 1 + 2 * margin as i128;
             if columns as u128 * rows as u128 > limit {
                 return false;
             }
+            let (x0, y0) = (x_lo.saturating_sub(margin), y_lo.saturating_sub(margin));
+            let w = &mut self.windows[i];
+            (w.x0, w.y0) = (x0, y0);
+            w.held =
+                (x_hi.saturating_add(margin) as i128 - x0 as i128 + 1).clamp(0, 1 << 22) as usize;
+            w.rows =
+                (y_hi.saturating_add(margin) as i128 - y0 as i128 + 1).clamp(0, 1 << 22) as usize;
         }
         for i in 0..plan.octaves.len() {
             let o = plan.octaves[i];
-            let (x_lo, x_hi) = self.columns[i].bounds(0..self.columns[i].cell.len());
-            let (y_lo, y_hi) = self.rows[i].bounds(strip.clone());
-            let margin = self.margins[i];
-            let (x0, y0) = (x_lo.saturating_sub(margin), y_lo.saturating_sub(margin));
-            let held =
-                (x_hi.saturating_add(margin) as i128 - x0 as i128 + 1).clamp(0, 1 << 22) as usize;
-            let rows =
-                (y_hi.saturating_add(margin) as i128 - y0 as i128 + 1).clamp(0, 1 << 22) as usize;
-            let points = held * rows;
             let w = &mut self.windows[i];
-            (w.x0, w.y0, w.held, w.rows) = (x0, y0, held, rows);
+            let (x0, y0, held, rows) = (w.x0, w.y0, w.held, w.rows);
+            let points = held * rows;
             w.stride = held + crate::simd::MAX_LANES;
             for v in &mut w.data {
                 v.clear();

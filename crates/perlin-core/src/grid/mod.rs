@@ -486,11 +486,11 @@ impl Fbm {
 
         let norm = self.amplitude_sum();
         let strip_rows = strip_rows(padded, height, erosion.is_some());
+        // Band layers fill fresh sums; point layers add to zeroed ones.
+        let fresh = [main.band.is_some(), warp_route.band.is_some()];
         for first in (0..height).step_by(strip_rows) {
             let rows = first..(first + strip_rows).min(height);
             let len = rows.len() * padded;
-            // Band layers fill fresh sums; point layers add to zeroed ones.
-            let fresh = [main.band.is_some(), warp_route.band.is_some()];
             strip.resize(len, slopes, self.warp.is_some(), fresh);
             let [value, dx, dy] = &mut strip.sums;
             // The warp field of the strip.
