@@ -34,14 +34,21 @@
 //! - **Creases.** A parallel chain `R` starts at the height and moves towards each octave's `Ĉ`:
 //!   `crease = (1 − R)/2` is 1 in gullies and valley floors, 0 on ridges and peaks, ½ on neutral
 //!   ground.
+//! - **Detail.** Under a [`Detail`] (a grid's spacing) an octave whose cells the spacing cannot
+//!   show adds only part of its gullies, `wᵢ·aᵢ(f − τ₀)` with `wᵢ = Detail::weight(sᵢ)`, and its
+//!   crease step likewise; at `wᵢ = 0` it is left out. It still steers the finer octaves whole,
+//!   so gullies keep their directions whatever the detail. With every octave out, the height is
+//!   unchanged and the crease is `(1 − relief)/2`, the limit of the weighted chain.
 //!
 //! Every step is differentiated exactly, masks included, so the output gradient is the true
 //! derivative of the output height wherever that exists (it does not at the kinks of the clamps
 //! and of the slope mask's onset); `tests/erosion.rs` holds it to finite differences.
 
-use crate::fbm::Fbm;
+use crate::fbm::{Detail, Fbm};
 use crate::lattice::mix2;
 use crate::tables::NoiseTables;
+#[cfg(feature = "bevy_reflect")]
+use bevy_reflect::std_traits::ReflectDefault;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -49,7 +56,11 @@ use std::collections::HashMap;
 /// on a good default look.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[cfg_attr(
+    feature = "bevy_reflect",
+    derive(bevy_reflect::Reflect),
+    reflect(Default, Debug, Clone, PartialEq)
+)]
 pub struct Erosion {
     /// Depth of the first octave's gullies, as a fraction of half the noise's amplitude
     /// (`|noise_size| / 2`), 0 to 1.
@@ -92,8 +103,6 @@ impl Default for Erosion {
     }
 }
 
-/// Stripes per cell.
-pub(crate) const STRIPES: f64 = 1.0;
 /// How far a cell centre may move from its lattice point along each axis, in cells (below ¼, so
 /// that a bell of radius `1 − JITTER` still covers the plane).
 pub(crate) const JITTER: f64 = 0.15;
@@ -122,6 +131,9 @@ pub(crate) struct ErosionOctave {
     pub amplitude: f64,
     /// Keys of the cell-jitter hash.
     pub keys: [u32; 2],
+    /// How much of its gullies the filter adds, 0 to 1 ([`Detail::weight`] of its cell): the
+    /// octave still steers the finer ones whole, so gully directions do not change with detail.
+    pub weight: f64,
 }
 
 /// [`Erosion`] resolved against the noise it filters.
@@ -144,8 +156,10 @@ pub(crate) struct ErosionPlan {
 }
 
 impl Erosion {
-    /// The per-octave numbers for the noise `fbm` (whose `erosion` is ignored).
-    pub(crate) fn plan(&self, tables: &NoiseTables, fbm: &Fbm) -> ErosionPlan {
+    /// The per-octave numbers for the noise `fbm` (whose `erosion` is ignored), under `detail`:
+    /// octaves whose cells `detail` cannot show are weighted down and, at weight 0, left out
+    /// (the finest go first: cells shrink from one octave to the next).
+    pub(crate) fn plan(&self, tables: &NoiseTables, fbm: &Fbm, detail: Detail) -> ErosionPlan {
         // Fractal sums rarely leave ±½ of their range: heights beyond count as peaks and
         // valley floors.
         let half_range = (0.5 * fbm.noise_size.abs()).max(1e-12);
@@ -158,6 +172,7 @@ impl Erosion {
                     keys[2] ^ (i + 1).wrapping_mul(0x9E37_79B9),
                     keys[3].wrapping_add((i + 1).wrapping_mul(0x85EB_CA6B)),
                 ],
+                weight: 1.0,
             })
             .collect();
         // The noise octaves at least COARSE_CELLS first-octave cells long, and at least one.
@@ -168,8 +183,8 @@ impl Erosion {
             .count()
             .max(1) as u32;
         let first = octaves[0];
-        ErosionPlan {
-            steer: first.amplitude * std::f64::consts::TAU * STRIPES / first.cell,
+        let mut plan = ErosionPlan {
+            steer: first.amplitude * std::f64::consts::TAU / first.cell,
             octaves,
             half_range,
             onset_slope: self.slope_onset * fbm.frequency * half_range,
@@ -181,7 +196,9 @@ impl Erosion {
                 erosion: None,
                 ..*fbm
             },
-        }
+        };
+        plan.keep(|o| detail.weight(o.cell));
+        plan
     }
 
     /// Applies the filter at input position `(x, y)` to the height `height` (with gradient
@@ -196,7 +213,7 @@ impl Erosion {
         height: f64,
         gradient: [f64; 2],
     ) -> crate::Sample {
-        let plan = self.plan(tables, fbm);
+        let plan = self.plan(tables, fbm, Detail::FULL);
         let e = plan.apply(tables, x, y, height, gradient);
         crate::Sample {
             value: e.value,
@@ -264,6 +281,17 @@ pub(crate) fn unit(v: [f64; 2]) -> [f64; 2] {
 type Directions = HashMap<(usize, i64, i64), [f64; 2]>;
 
 impl ErosionPlan {
+    /// Weights every octave by `weight` (on top of its own) and leaves out the finest ones
+    /// that end at weight 0. Cells shrink from one octave to the next, so those are a tail.
+    pub(crate) fn keep(&mut self, weight: impl Fn(&ErosionOctave) -> f64) {
+        for o in &mut self.octaves {
+            o.weight *= weight(o);
+        }
+        while self.octaves.last().is_some_and(|o| o.weight <= 0.0) {
+            self.octaves.pop();
+        }
+    }
+
     /// The gradient of the coarse terrain at `(x, y)`.
     fn coarse_gradient(&self, tables: &NoiseTables, x: f64, y: f64) -> [f64; 2] {
         self.coarse.sample2_with_gradient(tables, x, y).1
@@ -309,7 +337,7 @@ impl ErosionPlan {
         let u = [x / o.cell, y / o.cell];
         let n = [u[0].floor(), u[1].floor()];
         let frac = [u[0] - n[0], u[1] - n[1]];
-        let k = std::f64::consts::TAU * STRIPES;
+        let k = std::f64::consts::TAU;
         // Σw, Σw·cos, Σw·sin; Σ∇w, Σ∇w·cos, Σ∇w·sin; Σw·sin·t, Σw·cos·t.
         let (mut w_sum, mut c_sum, mut s_sum) = (0.0, 0.0, 0.0);
         let (mut bw, mut bc, mut bs, mut st, mut ct) =
@@ -330,7 +358,7 @@ impl ErosionPlan {
                 let ((wx, dwx), (wy, dwy)) = (bell(q[0]), bell(q[1]));
                 let w = wx * wy;
                 let dw = [dwx * wy, wx * dwy];
-                let phase = STRIPES * (q[0] * t[0] + q[1] * t[1]) + PHASE;
+                let phase = q[0] * t[0] + q[1] * t[1] + PHASE;
                 let (s, c) = (std::f64::consts::TAU * phase).sin_cos();
                 w_sum += w;
                 c_sum += w * c;
@@ -405,6 +433,14 @@ impl ErosionPlan {
         let inside = h.abs() < half;
         let relief = (h / half).clamp(-1.0, 1.0);
         let d_relief = if inside { 1.0 / half } else { 0.0 };
+        if self.octaves.is_empty() {
+            // Every octave left out: the limit of the weighted filter as the weights go to 0.
+            return Eroded {
+                value: h,
+                gradient: grad,
+                crease: 0.5 - 0.5 * relief,
+            };
+        }
         let tau0 = self.preserve * relief;
         let dtau0 = grad.map(|g| g * self.preserve * d_relief);
         let (mut tau, mut dtau) = (tau0, dtau0);
@@ -420,9 +456,10 @@ impl ErosionPlan {
             let f = tau + mask * (s.value - tau);
             let df = [0, 1]
                 .map(|a| dtau[a] + dmask[a] * (s.value - tau) + mask * (s.gradient[a] - dtau[a]));
-            value += o.amplitude * (f - tau0);
-            gradient[0] += o.amplitude * (df[0] - dtau0[0]);
-            gradient[1] += o.amplitude * (df[1] - dtau0[1]);
+            let a = o.amplitude * o.weight;
+            value += a * (f - tau0);
+            gradient[0] += a * (df[0] - dtau0[0]);
+            gradient[1] += a * (df[1] - dtau0[1]);
             (tau, dtau) = (f, df);
             // The next mask: (1 − (1 − μ)^D) · easeOut(|Ŝ| / width).
             // |Ŝ| smoothed, √(Ŝ² + ε²) − ε, so the mask has no kink on the ridge and crease lines.
@@ -440,7 +477,7 @@ impl ErosionPlan {
             };
             dmask = [0, 1].map(|a| dkept * dmask[a] * open + kept * dopen[a]);
             mask = kept * open;
-            ridge += ridge_mask * (s.value - ridge);
+            ridge += ridge_mask * o.weight * (s.value - ridge);
             ridge_mask *= open;
         }
         Eroded {

@@ -1,6 +1,8 @@
 //! Fade curves: how far along a lattice cell a sample sits, reshaped so the noise is smooth
 //! across cell borders (Perlin 1985 used the Hermite cubic, Perlin 2002 the quintic).
 
+#[cfg(feature = "bevy_reflect")]
+use bevy_reflect::std_traits::ReflectDefault;
 use serde::{Deserialize, Serialize};
 
 /// The curve `s(t)` that weights the interpolation between two lattice corners.
@@ -9,7 +11,11 @@ use serde::{Deserialize, Serialize};
 /// and curvature are continuous across cells. `Hermite` (Perlin 1985) keeps only the first
 /// derivative continuous; `Linear` keeps neither and shows the lattice.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[cfg_attr(
+    feature = "bevy_reflect",
+    derive(bevy_reflect::Reflect),
+    reflect(Default, Debug, Clone, PartialEq)
+)]
 pub enum Fade {
     /// `s(t) = t`.
     Linear,

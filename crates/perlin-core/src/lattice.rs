@@ -2,6 +2,8 @@
 //! cells) or an integer hash of the whole coordinate (period 2³² cells).
 
 use crate::tables::{GRADIENTS_3D, GRADIENTS_4D, NoiseTables};
+#[cfg(feature = "bevy_reflect")]
+use bevy_reflect::std_traits::ReflectDefault;
 use serde::{Deserialize, Serialize};
 
 /// Splits a coordinate into its lattice cell and the offset inside it, with a true floor so that
@@ -45,7 +47,11 @@ pub(crate) fn cell_small(x: f64) -> (i64, f64) {
 /// defaults to `Integer`, because a table's period shows in terrain: with lacunarity 2 every
 /// octave's period divides the first's, so the whole terrain repeats every `256 / frequency`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[cfg_attr(
+    feature = "bevy_reflect",
+    derive(bevy_reflect::Reflect),
+    reflect(Default, Debug, Clone, PartialEq)
+)]
 pub enum Hashing {
     /// `P[P[x & 255] + (y & 255)]` through the seeded permutation (Perlin 1985/2002). The
     /// noise repeats every 256 lattice cells along each axis.

@@ -46,7 +46,7 @@ pub mod value;
 
 pub use erosion::Erosion;
 pub use fade::Fade;
-pub use fbm::{BaseNoise, DomainWarp, Fbm, FractalMode, Sample};
+pub use fbm::{BaseNoise, Detail, DomainWarp, Fbm, FractalMode, Sample};
 pub use field_error::FieldError;
 pub use grid::{GridError, GridKernel, GridSpec, with_thread_scratch};
 pub use lattice::Hashing;
@@ -55,13 +55,10 @@ pub use simplex::{Simplex, simplex2, simplex3, simplex4};
 pub use tables::NoiseTables;
 pub use value::{Interpolation, Value};
 
-/// The error [`Fbm::validate`] returns: the field, its value and what is allowed.
-pub type FbmError = FieldError;
-
 /// Everything a terrain user needs, in one `use`.
 pub mod prelude {
     pub use crate::{
-        BaseNoise, DomainWarp, Erosion, Fade, Fbm, FbmError, FieldError, FractalMode, GridKernel,
+        BaseNoise, Detail, DomainWarp, Erosion, Fade, Fbm, FieldError, FractalMode, GridKernel,
         GridSpec, Hashing, Interpolation, NoiseTables, Perlin, Sample, Simplex, Value,
     };
 }

@@ -8,6 +8,14 @@
 //! Output ranges: 1D within ±0.5, 2D within ±√2/2 (unit gradients), 3D within about ±1.04 and
 //! 4D within about ±1.4 (cube-edge gradients, as ImprovedNoise). Table mode repeats every 256
 //! cells per axis (see [`Hashing`]).
+//!
+//! **Where the maths lives.** This file is the reference, in `f64`, one point at a time
+//! (`get2_with_gradient` is the 2D form the terrain uses). The grid path computes the same 2D
+//! noise a band of rows at a time (`grid/band.rs`: `perlin_constants` folds the four corner
+//! dot products of a cell row into three coefficients, `sample` blends them), with the fade of
+//! every column and row worked out once (`grid/axis.rs`, `grid/maths.rs::fade`); warped grids
+//! take it one point per lane (`grid/point.rs`, the Perlin arm of `square`). Lattice hashing is
+//! shared by all of them (`lattice.rs`, `grid/lattice.rs`).
 
 use crate::fade::{Fade, lerp};
 use crate::lattice::{Hashing, cell};

@@ -5,6 +5,12 @@
 //! `F = (√(n+1) − 1)/n` to find its cell, unskew by `G = (1 − 1/√(n+1))/n`, walk the `n + 1`
 //! corners in order of the largest offsets, and sum each corner's radial falloff
 //! `(½ − r²)⁴` times its gradient dot product. One generic function serves every dimension.
+//!
+//! **Where the maths lives.** This file is the reference (`simplex::<N>`, and
+//! `get2_with_gradient` for 2D). The grid path has no band form for a skewed lattice: it takes
+//! 2D simplex noise one point per lane (`grid/point.rs`: `simplex`, `simplex_corner`), with the
+//! skew of every column and row worked out once (`grid/axis.rs`) and the corner gradients read
+//! from a sheared window of lattice points (`grid/lattice.rs`).
 
 use crate::lattice::{Hashing, cell};
 use crate::tables::NoiseTables;
@@ -19,7 +25,7 @@ pub struct Simplex {
 
 /// Scales that bring each dimension's output to about ±1 (measured over 10⁶ samples; the test
 /// `simplex_ranges_are_close_to_unit` keeps them honest).
-const SCALE_2D: f64 = 99.204;
+pub(crate) const SCALE_2D: f64 = 99.204;
 const SCALE_3D: f64 = 76.885;
 const SCALE_4D: f64 = 62.795;
 

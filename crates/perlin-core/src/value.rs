@@ -2,9 +2,18 @@
 //! linearly, with a cosine, or with a 4-point cubic, one axis after the other (the classic
 //! scheme of Hugo Elias's "Perlin Noise" tutorial, 1998, generalised to n dimensions by
 //! recursion over the axes).
+//!
+//! **Where the maths lives.** This file is the reference (`recurse` over the axes,
+//! `Interpolation::blend` for the three blends). The grid path computes 2D value noise a band
+//! of rows at a time (`grid/band.rs`: `value_constants` for linear and cosine blends, with the
+//! cosine curve of every column and row worked out once in `grid/maths.rs::cosine_fade`;
+//! `cubic_constants` for the 4-point cubic), and warped grids one point per lane
+//! (`grid/point.rs`, the value and cubic arms of `square`).
 
 use crate::lattice::{Hashing, cell, mix_n};
 use crate::tables::NoiseTables;
+#[cfg(feature = "bevy_reflect")]
+use bevy_reflect::std_traits::ReflectDefault;
 use serde::{Deserialize, Serialize};
 
 /// The most dimensions [`Value::get_n`] accepts.
@@ -12,7 +21,11 @@ pub const MAX_DIMENSIONS: usize = 8;
 
 /// How value noise blends lattice values.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[cfg_attr(
+    feature = "bevy_reflect",
+    derive(bevy_reflect::Reflect),
+    reflect(Default, Debug, Clone, PartialEq)
+)]
 pub enum Interpolation {
     /// `a·(1 − t) + b·t` between the two nearest points: continuous, creased.
     Linear,

@@ -19,11 +19,17 @@ use crate::perlin::Perlin;
 use crate::simplex::Simplex;
 use crate::tables::NoiseTables;
 use crate::value::{Interpolation, Value};
+#[cfg(feature = "bevy_reflect")]
+use bevy_reflect::std_traits::ReflectDefault;
 use serde::{Deserialize, Serialize};
 
 /// The generator each octave samples.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[cfg_attr(
+    feature = "bevy_reflect",
+    derive(bevy_reflect::Reflect),
+    reflect(Default, Debug, Clone, PartialEq)
+)]
 pub enum BaseNoise {
     /// Perlin gradient noise (uses `fade`).
     #[default]
@@ -36,7 +42,11 @@ pub enum BaseNoise {
 
 /// How each octave's noise is reshaped before it is summed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[cfg_attr(
+    feature = "bevy_reflect",
+    derive(bevy_reflect::Reflect),
+    reflect(Default, Debug, Clone, PartialEq)
+)]
 pub enum FractalMode {
     /// `n`: rolling hills.
     #[default]
@@ -70,7 +80,11 @@ impl FractalMode {
 /// bends the fractal into flowing shapes.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[cfg_attr(
+    feature = "bevy_reflect",
+    derive(bevy_reflect::Reflect),
+    reflect(Default, Debug, Clone, PartialEq)
+)]
 pub struct DomainWarp {
     /// How far, in input units, the point may be pushed.
     pub amplitude: f64,
@@ -96,7 +110,11 @@ pub(crate) const WARP_OFFSETS: [[f64; 2]; 2] = [[17.13, 61.97], [113.31, 7.77]];
 /// hashed by [`Hashing::Integer`] so that it never visibly repeats.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-#[cfg_attr(feature = "bevy_reflect", derive(bevy_reflect::Reflect))]
+#[cfg_attr(
+    feature = "bevy_reflect",
+    derive(bevy_reflect::Reflect),
+    reflect(Default, Debug, Clone, PartialEq)
+)]
 pub struct Fbm {
     /// The generator every octave samples.
     pub base: BaseNoise,
@@ -154,6 +172,45 @@ impl Default for Fbm {
             warp: None,
             erosion: None,
         }
+    }
+}
+
+/// How fine the detail of a fill (or a point sample) goes: the sample spacing that every octave
+/// is judged against, so that a grid sums only what its samples can show.
+///
+/// An octave whose wavelength (a noise octave's `1 / frequency`, an erosion octave's cell)
+/// spans at least [`Detail::WHOLE`] spacings counts whole; one spanning at most
+/// [`Detail::GONE`] (two samples a wavelength, the Nyquist limit) is left out and costs
+/// nothing; in between it fades linearly. The sum keeps its normalisation (the amplitudes of
+/// every octave), so leaving octaves out removes exactly their terms: a far, coarse grid is the
+/// near one without its finest ripples, and does not alias.
+///
+/// [`Detail::FULL`] (spacing 0) keeps every octave.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Detail {
+    /// Metres (input units) between samples; 0 for every octave whole.
+    pub spacing: f64,
+}
+
+impl Detail {
+    /// Every octave whole.
+    pub const FULL: Detail = Detail { spacing: 0.0 };
+    /// Wavelengths of at least this many spacings count whole.
+    pub const WHOLE: f64 = 4.0;
+    /// Wavelengths of at most this many spacings are left out.
+    pub const GONE: f64 = 2.0;
+
+    /// The detail samples `spacing` apart can show.
+    pub fn at_spacing(spacing: f64) -> Self {
+        Self { spacing }
+    }
+
+    /// The weight, 0 to 1, of an octave of `wavelength`.
+    pub fn weight(&self, wavelength: f64) -> f64 {
+        if !(self.spacing > 0.0 && self.spacing.is_finite()) {
+            return 1.0;
+        }
+        ((wavelength / self.spacing - Self::GONE) / (Self::WHOLE - Self::GONE)).clamp(0.0, 1.0)
     }
 }
 
@@ -224,6 +281,25 @@ impl Fbm {
         })
     }
 
+    /// The octaves a sum under `detail` computes: each weighted (its amplitude scaled by its
+    /// [`Detail::weight`]; untouched when whole, so [`Detail::FULL`] gives [`Fbm::octave_list`]
+    /// bit for bit), those of weight 0 left out. Shifts keep each octave's own index.
+    pub fn detailed_octaves(&self, detail: Detail) -> impl Iterator<Item = Octave> + '_ {
+        self.octave_list().filter_map(move |o| {
+            let w = detail.weight(1.0 / o.frequency);
+            if w >= 1.0 {
+                Some(o)
+            } else if w > 0.0 {
+                Some(Octave {
+                    amplitude: o.amplitude * w,
+                    ..o
+                })
+            } else {
+                None
+            }
+        })
+    }
+
     /// Σ amplitudes: the divisor that normalises the sum.
     pub fn amplitude_sum(&self) -> f64 {
         self.octave_list().map(|o| o.amplitude).sum()
@@ -289,11 +365,17 @@ impl Fbm {
     /// 2D fractal noise with its gradient and crease mask: the reference, in `f64`, that the
     /// grid path matches to about 1e−6.
     pub fn sample2_full(&self, tables: &NoiseTables, x: f64, y: f64) -> Sample {
+        self.sample2_detailed(tables, x, y, Detail::FULL)
+    }
+
+    /// [`Fbm::sample2_full`] with only the detail `detail` can show (noise and erosion octaves
+    /// alike): the reference of a grid filled under that detail.
+    pub fn sample2_detailed(&self, tables: &NoiseTables, x: f64, y: f64, detail: Detail) -> Sample {
         let base = self.base();
         let ([wx, wy], jacobian) = self.warp2(tables, x, y);
         let mut sum = 0.0;
         let mut grad = [0.0; 2];
-        for o in self.octave_list() {
+        for o in self.detailed_octaves(detail) {
             let (n, g) = base.sample2(
                 tables,
                 wx * o.frequency + o.shift,
@@ -319,7 +401,16 @@ impl Fbm {
                 gradient,
                 crease: 0.5,
             },
-            Some(erosion) => erosion.filter(tables, self, [x, y], value, gradient),
+            Some(erosion) => {
+                let e = erosion
+                    .plan(tables, self, detail)
+                    .apply(tables, x, y, value, gradient);
+                Sample {
+                    value: e.value,
+                    gradient: e.gradient,
+                    crease: e.crease,
+                }
+            }
         }
     }
 

@@ -9,9 +9,7 @@
 //! `f64` (`p / cell` floored, per column and row), so nothing loses precision far from the origin.
 
 use super::maths;
-use crate::erosion::{
-    BELL_RADIUS, CREASE_WIDTH, ErosionOctave, ErosionPlan, JITTER, PHASE, SOFT, STRIPES,
-};
+use crate::erosion::{BELL_RADIUS, CREASE_WIDTH, ErosionOctave, ErosionPlan, JITTER, PHASE, SOFT};
 use crate::grid::GridSpec;
 use crate::simd::{Int, Kernel, Real, Scalar, Simd};
 use crate::tables::NoiseTables;
@@ -128,44 +126,61 @@ pub(super) struct ErosionScratch {
 }
 
 impl ErosionScratch {
-    /// Lays out the cells of every octave for the grid's columns `xs` and rows `ys`.
-    pub fn prepare(&mut self, plan: &ErosionPlan, xs: &[f64], ys: &[f64], lanes: usize) {
+    /// Lays out the cells of every octave for the grid's columns `xs` (padded to whole
+    /// registers; `real` are the grid's own) and rows `ys`. `false` if the positions are too far
+    /// out for the cell arithmetic (non-finite, or cells beyond what `i64` and the windows
+    /// address): the whole fill is then left uneroded.
+    pub fn prepare(
+        &mut self,
+        plan: &ErosionPlan,
+        real: &[f64],
+        xs: &[f64],
+        ys: &[f64],
+        lanes: usize,
+    ) -> bool {
         let count = plan.octaves.len();
         self.columns.resize_with(count, CellAxis::default);
         self.rows.resize_with(count, CellAxis::default);
         self.windows.resize_with(count, CellWindow::default);
         self.cell0 = plan.octaves.first().map_or(1.0, |o| o.cell);
         self.margins = margins(plan);
+        let addressable = |positions: &[f64], cell: f64| {
+            let (lo, hi) = positions
+                .iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &p| {
+                    (l.min(p), h.max(p))
+                });
+            let limit = (1u64 << 52) as f64;
+            positions.iter().all(|p| p.is_finite())
+                && (lo / cell).abs() < limit
+                && (hi / cell).abs() < limit
+                && (hi - lo) / cell < (1u64 << 21) as f64
+        };
         for (k, o) in plan.octaves.iter().enumerate() {
+            if !(addressable(real, o.cell) && addressable(ys, o.cell)) {
+                return false;
+            }
             self.columns[k].rebuild(xs, o.cell, lanes);
             self.rows[k].rebuild(ys, o.cell, 1);
         }
+        true
     }
 
-    /// Works out every octave's window for the grid rows `strip` (`samples` samples): jitter,
-    /// then steering directions, coarsest octave first. `false` if a window would hold more
-    /// than `4 · samples + 65536` cells, which happens only when an octave's cells are far
-    /// smaller than the grid's spacing (every gully aliases) or positions are absurd: the strip
-    /// is then left uneroded.
+    /// Works out every octave's window for the grid rows `strip`: jitter, then steering
+    /// directions, coarsest octave first. The plan holds only octaves whose cells are at least
+    /// an eighth of the grid's step ([`EROSION_CELLS_PER_STEP`](super::EROSION_CELLS_PER_STEP)),
+    /// so a window holds at most about 64 cells per sample, plus its margins.
     pub fn windows_for(
         &mut self,
         isa: crate::simd::Isa,
         tables: &NoiseTables,
         plan: &ErosionPlan,
         strip: Range<usize>,
-        samples: usize,
-    ) -> bool {
-        // Every octave's window extent first: a strip with one too large is left uneroded.
-        let limit = 4 * samples as u128 + 65536;
+    ) {
         for i in 0..plan.octaves.len() {
             let (x_lo, x_hi) = self.columns[i].bounds(0..self.columns[i].cell.len());
             let (y_lo, y_hi) = self.rows[i].bounds(strip.clone());
             let margin = self.margins[i];
-            let columns = x_hi as i128 - x_lo as i128 + 1 + 2 * margin as i128;
-            let rows = y_hi as i128 - y_lo as i128 + 1 + 2 * margin as i128;
-            if columns as u128 * rows as u128 > limit {
-                return false;
-            }
             let (x0, y0) = (x_lo.saturating_sub(margin), y_lo.saturating_sub(margin));
             let w = &mut self.windows[i];
             (w.x0, w.y0) = (x0, y0);
@@ -281,7 +296,6 @@ impl ErosionScratch {
                 }
             }
         }
-        true
     }
 }
 
@@ -356,7 +370,6 @@ struct Constants<S: Simd> {
     r2: S::F,
     minus_six_r2: S::F,
     jitter: S::F,
-    stripes: S::F,
     phase: S::F,
     k: S::F,
     zero: S::F,
@@ -372,9 +385,8 @@ impl<S: Simd> Constants<S> {
             r2: s.splat((1.0 / (BELL_RADIUS * BELL_RADIUS)) as f32),
             minus_six_r2: s.splat((-6.0 / (BELL_RADIUS * BELL_RADIUS)) as f32),
             jitter: s.splat(JITTER as f32),
-            stripes: s.splat(STRIPES as f32),
             phase: s.splat(PHASE as f32),
-            k: s.splat((std::f64::consts::TAU * STRIPES) as f32),
+            k: s.splat(std::f64::consts::TAU as f32),
             zero: s.splat(0.0),
             one: s.splat(1.0),
         }
@@ -514,7 +526,7 @@ fn blend<S: Simd>(
             let ((wx, dwx), (wy, dwy)) = (bell(k, q[0]), bell(k, q[1]));
             let w = wx * wy;
             let dw = [dwx * wy, wx * dwy];
-            let x = k.stripes.mul_add(q[0].mul_add(tx, q[1] * ty), k.phase);
+            let x = q[0].mul_add(tx, q[1] * ty) + k.phase;
             let (sn, cs) = maths::sin_cos_turns(s, x);
             w_sum = w_sum + w;
             c_sum = w.mul_add(cs, c_sum);
@@ -608,6 +620,18 @@ impl Kernel for ErosionPass<'_> {
         let inv_width = s.splat((1.0 / CREASE_WIDTH) as f32);
         let (soft1, soft2) = (s.splat(SOFT as f32), s.splat((SOFT * SOFT) as f32));
         let [values, gx, gy] = self.samples;
+        if plan.octaves.is_empty() {
+            // Every octave left out: heights stay, creases are the limit of the weighted
+            // filter as the weights go to 0 (see `ErosionPlan::apply`).
+            for r in self.strip.clone() {
+                for c in (0..self.width).step_by(S::LANES) {
+                    let i = (r - self.strip.start) * self.width + c;
+                    let relief = (s.load(&values[i..]) / half).max(-one).min(one);
+                    (s.splat(0.5) - s.splat(0.5) * relief).store(&mut self.creases[i..]);
+                }
+            }
+            return;
+        }
         for r in self.strip.clone() {
             for c in (0..self.width).step_by(S::LANES) {
                 let i = (r - self.strip.start) * self.width + c;
@@ -635,7 +659,8 @@ impl Kernel for ErosionPass<'_> {
                         c,
                         r,
                     );
-                    let a = s.splat(o.amplitude as f32);
+                    let a = s.splat((o.amplitude * o.weight) as f32);
+                    let weight = s.splat(o.weight as f32);
                     // Fade from the target towards the gully, then add it above the first target.
                     let gap = st.value - tau;
                     let f = mask.mul_add(gap, tau);
@@ -647,7 +672,7 @@ impl Kernel for ErosionPass<'_> {
                     }
                     value = a.mul_add(f - tau0, value);
                     (tau, dtau) = (f, df);
-                    ridge = ridge_mask.mul_add(st.value - ridge, ridge);
+                    ridge = (ridge_mask * weight).mul_add(st.value - ridge, ridge);
                     if m + 1 == plan.octaves.len() {
                         break; // no next octave to mask
                     }

@@ -34,7 +34,7 @@ mod spec;
 pub use crate::simd::GridKernel;
 pub use spec::{GridError, GridSpec};
 
-use crate::fbm::{BaseNoise, Fbm, Octave, WARP_OFFSETS};
+use crate::fbm::{BaseNoise, Detail, Fbm, Octave, WARP_OFFSETS};
 use crate::simd::{Isa, Kernel, Real, Simd};
 use crate::tables::NoiseTables;
 use crate::value::{Interpolation, Value};
@@ -200,20 +200,17 @@ impl Route {
 const STRIP_SAMPLES: usize = 16384;
 /// Rows per strip, at least and at most.
 const STRIP_ROWS: Range<usize> = 4..129;
-/// Eroded fills keep strips of 4096 samples and at most 32 rows, unpadded rows: an erosion
-/// window's size bound is per strip ([`ErosionScratch::windows_for`]), so the strip decides
-/// which aliasing grids are left uneroded, and this keeps that decision where it was measured.
-const ERODED_STRIP_SAMPLES: usize = 4096;
-const ERODED_STRIP_ROWS: Range<usize> = 4..33;
 
-/// Rows per strip of a grid `height` rows tall whose rows hold `padded` samples. Strips of a
-/// plain fill are balanced (the last one at most a row shorter): the strip buffers then keep
-/// their size from one strip, and one fill, to the next instead of being zeroed as they grow.
-fn strip_rows(padded: usize, height: usize, eroded: bool) -> usize {
-    if eroded {
-        let rows = ERODED_STRIP_ROWS;
-        return (ERODED_STRIP_SAMPLES / padded.max(1)).clamp(rows.start, rows.end - 1);
-    }
+/// A grid leaves out every erosion octave whose cells are smaller than its step divided by
+/// this: such gullies only alias into noise, and each sample would need tens of cells worked
+/// out. Decided once per fill from the step alone (a point sample has no step, and no such
+/// limit), so every strip, kernel and grid shape of the same step erodes alike.
+pub const EROSION_CELLS_PER_STEP: f64 = 8.0;
+
+/// Rows per strip of a grid `height` rows tall whose rows hold `padded` samples. Strips are
+/// balanced (the last one at most a row shorter): the strip buffers then keep their size from
+/// one strip, and one fill, to the next instead of being zeroed as they grow.
+fn strip_rows(padded: usize, height: usize) -> usize {
     let most = (STRIP_SAMPLES / padded.max(1)).clamp(STRIP_ROWS.start, STRIP_ROWS.end - 1);
     let strips = height.div_ceil(most).max(1);
     height.div_ceil(strips).max(1)
@@ -221,11 +218,10 @@ fn strip_rows(padded: usize, height: usize, eroded: bool) -> usize {
 
 /// Samples per strip row: `width` rounded up to whole registers, plus one register where rows
 /// would be a multiple of 1 KiB apart (a block's column of a tall strip would then crowd a few
-/// cache sets and evict its own sums). Eroded fills keep unpadded rows (see
-/// [`ERODED_STRIP_SAMPLES`]).
-fn padded_width(width: usize, lanes: usize, eroded: bool) -> usize {
+/// cache sets and evict its own sums).
+fn padded_width(width: usize, lanes: usize) -> usize {
     let padded = width.div_ceil(lanes) * lanes;
-    if padded.is_multiple_of(256) && !eroded {
+    if padded.is_multiple_of(256) {
         padded + lanes
     } else {
         padded
@@ -381,6 +377,31 @@ impl Fbm {
         gradients: Option<&mut [[f32; 2]]>,
         creases: Option<&mut [f32]>,
     ) -> Result<(), GridError> {
+        self.fill_grid_detailed(
+            kernel,
+            tables,
+            spec,
+            Detail::FULL,
+            values,
+            gradients,
+            creases,
+        )
+    }
+
+    /// [`Fbm::fill_grid_using`] summing only the octaves `detail` can show (see [`Detail`]):
+    /// equal to [`Fbm::sample2_detailed`] at each sample to about 1e−6. With
+    /// [`Detail::FULL`] it is [`Fbm::fill_grid_using`], bit for bit.
+    #[allow(clippy::too_many_arguments)]
+    pub fn fill_grid_detailed(
+        &self,
+        kernel: GridKernel,
+        tables: &NoiseTables,
+        spec: &GridSpec,
+        detail: Detail,
+        values: &mut [f32],
+        gradients: Option<&mut [[f32; 2]]>,
+        creases: Option<&mut [f32]>,
+    ) -> Result<(), GridError> {
         let expected = spec.len().ok_or(GridError::TooLarge)?;
         let check = |buffer, actual| {
             if actual == expected {
@@ -410,9 +431,9 @@ impl Fbm {
             creases,
         };
         SCRATCH.with(|primary| match primary.try_borrow_mut() {
-            Ok(mut scratch) => self.fill_in(&mut scratch, isa, tables, spec, out),
+            Ok(mut scratch) => self.fill_in(&mut scratch, isa, tables, spec, detail, out),
             Err(_) => with_thread_scratch(&NESTED, |scratch| {
-                self.fill_in(scratch, isa, tables, spec, out)
+                self.fill_in(scratch, isa, tables, spec, detail, out)
             }),
         });
         Ok(())
@@ -424,12 +445,18 @@ impl Fbm {
         isa: Isa,
         tables: &NoiseTables,
         spec: &GridSpec,
+        detail: Detail,
         mut out: Out,
     ) {
         let lanes = isa.lanes();
         let [width, height] = spec.size;
-        let padded = padded_width(width, lanes, self.erosion.is_some());
-        let erosion = self.erosion.as_ref().map(|e| e.plan(tables, self));
+        let padded = padded_width(width, lanes);
+        let step = spec.step[0].abs().max(spec.step[1].abs());
+        let erosion = self.erosion.as_ref().map(|e| {
+            let mut plan = e.plan(tables, self, detail);
+            plan.keep(|o| f64::from(o.cell * EROSION_CELLS_PER_STEP >= step));
+            plan
+        });
         let slopes = out.gradients.is_some() || erosion.is_some();
         let Scratch {
             xs,
@@ -446,9 +473,9 @@ impl Fbm {
 
         // Per-axis work of every layer, once per fill.
         let main = Route::of(self, self.warp.is_some());
-        let count = self.octave_list().count();
+        let count = self.detailed_octaves(detail).count();
         octaves.resize_with(count, Layer::default);
-        for (o, layer) in self.octave_list().zip(octaves.iter_mut()) {
+        for (o, layer) in self.detailed_octaves(detail).zip(octaves.iter_mut()) {
             isa.run(Prepare {
                 tables,
                 layer,
@@ -480,14 +507,15 @@ impl Fbm {
                 });
             }
         }
-        if let Some(plan) = &erosion {
-            erosion_scratch.prepare(plan, xs, ys, lanes);
-        }
+        // Whether the fill is eroded: decided once, for every strip (only positions too far
+        // out for the cell arithmetic leave a grid uneroded).
+        let erosion =
+            erosion.filter(|plan| erosion_scratch.prepare(plan, &xs[..width], &xs[..], ys, lanes));
 
         let norm = self.amplitude_sum();
-        let strip_rows = strip_rows(padded, height, erosion.is_some());
-        // Band layers fill fresh sums; point layers add to zeroed ones.
-        let fresh = [main.band.is_some(), warp_route.band.is_some()];
+        let strip_rows = strip_rows(padded, height);
+        // Band layers fill fresh sums (when there is a layer); point layers add to zeroed ones.
+        let fresh = [main.band.is_some() && count > 0, warp_route.band.is_some()];
         for first in (0..height).step_by(strip_rows) {
             let rows = first..(first + strip_rows).min(height);
             let len = rows.len() * padded;
@@ -566,10 +594,9 @@ impl Fbm {
                 out: [&mut ov[..], &mut ox[..], &mut oy[..]],
                 values,
             });
-            let eroded = erosion.as_ref().is_some_and(|plan| {
-                erosion_scratch.windows_for(isa, tables, plan, rows.clone(), len)
-            });
-            if let Some(plan) = erosion.as_ref().filter(|_| eroded) {
+            let eroded = erosion.is_some();
+            if let Some(plan) = &erosion {
+                erosion_scratch.windows_for(isa, tables, plan, rows.clone());
                 isa.run(ErosionPass {
                     plan,
                     scratch: erosion_scratch,

@@ -236,7 +236,7 @@ impl PointLayer<'_> {
         self.simplex_corner(s, (x1, y1), middle, &mut acc);
         let last = (i.add(s.splat_int(1)), j.add(s.splat_int(1)));
         self.simplex_corner(s, (x2, y2), last, &mut acc);
-        let scale = s.splat(SIMPLEX_SCALE as f32);
+        let scale = s.splat(crate::simplex::SCALE_2D as f32);
         [acc[0] * scale, acc[1] * scale, acc[2] * scale]
     }
 }
@@ -263,9 +263,6 @@ impl PointLayer<'_> {
         acc[2] = f4.mul_add(gy, acc[2]) - k * y;
     }
 }
-
-/// The 2D simplex scale of [`crate::Simplex`].
-const SIMPLEX_SCALE: f64 = 99.204;
 
 /// The cubic through `v` at `t = −1, 0, 1, 2`, evaluated at `t`, and its slope.
 #[inline(always)]

@@ -186,6 +186,16 @@ fn every_kernel_the_cpu_has_gives_bit_identical_grids() {
         GridKernel::ALL.iter().partition(|k| k.is_available());
     eprintln!("kernels compared: {ran:?}; skipped (not on this CPU): {skipped:?}");
     assert!(ran.contains(&GridKernel::Scalar));
+    // A kernel is skipped only where the CPU lacks its instructions, and `Auto` runs the widest.
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::is_x86_feature_detected as has;
+        let avx2 = has!("avx2") && has!("fma");
+        assert_eq!(GridKernel::Avx2.is_available(), avx2);
+        assert_eq!(GridKernel::Avx512.is_available(), avx2 && has!("avx512f"));
+    }
+    let widest = ran.iter().filter_map(|k| k.lanes()).max();
+    assert_eq!(GridKernel::Auto.lanes(), widest);
     for fbm in configs() {
         for spec in specs() {
             let reference = fill(&fbm, &t, &spec, GridKernel::Scalar);
