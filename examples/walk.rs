@@ -187,7 +187,7 @@ fn place_on_ground(
 /// Tree trunks are solid: each new tree gets a static capsule collider (what
 /// [`ScatterSpawned`] is for). Its lower half is under the ground; instance scale applies.
 fn solid_trees(mut commands: Commands, mut spawned: MessageReader<ScatterSpawned>) {
-    for batch in spawned.read().filter(|b| b.layer == "trees") {
+    for batch in spawned.read().filter(|b| &*b.layer == "trees") {
         for &tree in &batch.instances {
             commands
                 .entity(tree)

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Renders every preset with the fly example's screenshot mode under Xvfb (software Vulkan) and
 # fails unless each picture shows terrain. Installs xvfb and mesa-vulkan-drivers when missing.
-# Usage: scripts/render-smoke.sh [SHOT...], a shot being [EXAMPLE/]PRESET[:closeup|:panel], the
-# example `fly` unless named (default: the four presets from the air, the default and dunes presets
-# from 2 m above the ground, the default preset with the settings panel open, and the walk example
-# on the default preset with its 100 balls).
+# Usage: scripts/render-smoke.sh [SHOT...], a shot being [EXAMPLE/]PRESET[:KIND][@VIEW], the
+# example `fly` unless named, KIND one of the fly example's `TERRAIN_SHOT`s (closeup, horizon,
+# flight, panel) and VIEW a view distance in metres. Default: the default, islands and dunes
+# presets from the air; the alps and the default preset to a 30 km horizon; the default preset
+# from 2 m above the ground, in a 300 m/s flight (a picture every 12 frames, then the settled
+# one) and with the settings panel open; and the walk example on the default preset with its
+# 100 balls.
 # Builds the example in the dev profile, as the tests are, so CI compiles Bevy once.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,19 +34,22 @@ out="${RENDER_SMOKE_OUT:-$CARGO_TARGET_DIR/render-smoke}"
 mkdir -p "$out"
 status=0
 shots=("$@")
-((${#shots[@]})) || shots=(default islands alps dunes default:closeup dunes:closeup default:panel walk/default)
+((${#shots[@]})) || shots=(default alps:horizon default:horizon@30000 islands dunes default:closeup default:flight default:panel walk/default)
 for shot in "${shots[@]}"; do
   example=fly
   if [[ $shot == */* ]]; then example=${shot%%/*}; shot=${shot#*/}; fi
+  view=
+  if [[ $shot == *@* ]]; then view=${shot##*@}; shot=${shot%@*}; fi
   preset=${shot%%:*}
   kind=${shot#"$preset"}; kind=${kind#:}
-  name=$([ "$example" = fly ] && echo "$preset${kind:+-$kind}" || echo "$example-$preset${kind:+-$kind}")
-  rm -f "$out/$name.png"
+  name=$([ "$example" = fly ] && echo "$preset${kind:+-$kind}${view:+-$view}" || echo "$example-$preset${kind:+-$kind}")
+  rm -f "$out/$name.png" "$out/$name"-frame*.png
   start=$(date +%s)
-  if TERRAIN_PRESET=$preset TERRAIN_SHOT=$kind TERRAIN_SCREENSHOT="$out/$name.png" \
+  if TERRAIN_PRESET=$preset TERRAIN_SHOT=$kind TERRAIN_VIEW=$view TERRAIN_SCREENSHOT="$out/$name.png" \
       timeout 600 xvfb-run -a -s "-screen 0 1280x720x24" "$CARGO_TARGET_DIR/debug/examples/$example" >"$out/$name.log" 2>&1; then
     echo "$name: rendered in $(( $(date +%s) - start )) s"
-    python3 scripts/check_screenshot.py "$out/$name.png" || status=1
+    shopt -s nullglob; frames=("$out/$name"-frame*.png); shopt -u nullglob
+    python3 scripts/check_screenshot.py "$out/$name.png" "${frames[@]}" || status=1
   else
     echo "$name: the $example example failed; its last lines:"; tail -20 "$out/$name.log"; status=1
   fi

@@ -9,11 +9,14 @@
 //! terrain follows.
 //!
 //! Screenshot mode: `TERRAIN_SCREENSHOT=out.png` (and optionally `TERRAIN_PRESET=alps`) flies a
-//! short scripted path, waits until the chunks in view are meshed, saves the window to
-//! `out.png` and exits 0; it exits 1 if no terrain chunk appeared within its time limit.
+//! short scripted path (240 m in 180 frames, the same in every run), waits until the chunks in
+//! view are meshed, saves the window to `out.png` and exits 0; it exits 1 if no terrain chunk appeared within its time limit.
 //! `TERRAIN_LOOK=vertex-colours` shades the terrain with the vertex-colour fallback.
 //! `TERRAIN_SHOT=closeup` lands the camera 2 m above the ground at the end of the path first,
-//! looking downhill. `TERRAIN_COMPARE_SCATTER=1` logs the frame time with the scatter instances
+//! looking downhill; `TERRAIN_SHOT=horizon` lifts it 900 m and looks at the horizon;
+//! `TERRAIN_SHOT=flight` flies on at 300 m/s (5 m a frame) 80 m over the ground and saves a
+//! picture every 12 frames (`out-frame1.png`, …) before the settled one. `TERRAIN_VIEW=30000`
+//! sets the view distance for the picture. `TERRAIN_COMPARE_SCATTER=1` logs the frame time with the scatter instances
 //! hidden, then shown.
 //!
 //! Tab opens the settings panel (`panel.rs`): every field of the config on sliders, applied
@@ -27,9 +30,9 @@ use bevy::camera::Hdr;
 use bevy::camera_controller::free_camera::{FreeCamera, FreeCameraPlugin};
 use bevy::diagnostic::{DiagnosticsStore, FrameTimeDiagnosticsPlugin};
 use bevy::prelude::*;
+use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use bevy::window::WindowResolution;
 use bevy_perlin_terrain::prelude::*;
-use std::time::{Duration, Instant};
 use support::{ScreenshotPlugin, ScreenshotRun};
 
 mod panel;
@@ -100,12 +103,9 @@ fn main() -> AppExit {
             .after(TerrainSystems::Upload),
     );
     if let Some(path) = screenshot {
-        let closeup = std::env::var("TERRAIN_SHOT").is_ok_and(|s| s == "closeup");
+        let shot = std::env::var("TERRAIN_SHOT").ok();
         app.add_plugins(ScreenshotPlugin { path })
-            .insert_resource(ScriptedFlight {
-                started: Instant::now(),
-                closeup,
-            })
+            .insert_resource(ScriptedFlight::new(shot.as_deref()))
             .add_systems(Startup, |mut run: ResMut<ScreenshotRun>| run.hold = true)
             .add_systems(
                 Update,
@@ -129,14 +129,15 @@ fn setup(mut commands: Commands, screenshot: Option<Res<ScreenshotRun>>) {
             ..default()
         },
         TerrainViewer,
+        // Haze that thickens with distance, as air does: light scattered towards the eye
+        // (bluish white) over distant ground, which it dims (see `follow_config`).
         DistanceFog {
             color: SKY,
-            falloff: FogFalloff::Linear {
-                start: 400.0,
-                end: 850.0,
-            },
-            ..default()
+            directional_light_color: Color::srgba(1.0, 0.92, 0.75, 0.5),
+            directional_light_exponent: 12.0,
+            falloff: haze(TerrainConfig::default().view_distance),
         },
+        far_plane(TerrainConfig::default().view_distance),
     ));
     if screenshot.is_some() {
         // Software rendering: multisampling would only slow it down.
@@ -197,17 +198,37 @@ fn toggle_scatter(
     }
 }
 
-/// Fog hiding the streaming edge of this config.
+/// Atmospheric haze for a view `view` metres deep: ground at the view distance keeps 5 % of
+/// its contrast, the colours of scattered light and of the dimming sunlight apart, so far
+/// ranges turn blue before they fade into the sky.
+fn haze(view: f32) -> FogFalloff {
+    FogFalloff::from_visibility_colors(
+        view,
+        Color::srgb(0.32, 0.42, 0.58),
+        Color::srgb(0.74, 0.83, 0.95),
+    )
+}
+
+/// A perspective projection that draws as far as the terrain streams, and a little more.
+fn far_plane(view: f32) -> Projection {
+    Projection::Perspective(PerspectiveProjection {
+        far: view * 1.25 + 1000.0,
+        ..default()
+    })
+}
+
+/// Haze and far plane that fit this config's view distance.
 fn follow_config(
     active: Option<Res<ActiveTerrainConfig>>,
-    mut fog: Single<&mut DistanceFog, With<Camera3d>>,
+    camera: Single<(&mut DistanceFog, &mut Projection), With<Camera3d>>,
 ) {
-    let Some(active) = active else { return };
-    let view = active.config().view_distance;
-    fog.falloff = FogFalloff::Linear {
-        start: view * 0.45,
-        end: view * 0.92,
+    let Some(active) = active.filter(|a| a.is_changed()) else {
+        return;
     };
+    let view = active.config().view_distance;
+    let (mut fog, mut projection) = camera.into_inner();
+    fog.falloff = haze(view);
+    *projection = far_plane(view);
 }
 
 /// Puts the camera above the ground when the terrain first appears, and never lets it sink in.
@@ -243,8 +264,9 @@ fn update_hud(
         .and_then(|d| d.smoothed())
         .unwrap_or(0.0);
     let p = camera.translation;
+    let levels = registry.iter().map(|c| c.lod).max().map_or(0, |l| l + 1);
     hud.0 = format!(
-        "{fps:.0} fps   chunks {}   tasks {}   scattered {}\nposition {:.0}, {:.0}, {:.0}   preset {} ({}/4)\nWASD fly | E/Q up/down | Shift fast | wheel speed | right mouse or M look | 1-4 presets | G scatter | Tab panel",
+        "{fps:.0} fps   chunks {} in {levels} levels   tasks {}   scattered {}\nposition {:.0}, {:.0}, {:.0}   preset {} ({}/4)\nWASD fly | E/Q up/down | Shift fast | wheel speed | right mouse or M look | 1-4 presets | G scatter | Tab panel",
         registry.loaded_count(),
         registry.tasks_in_flight(),
         scatter.instance_count(),
@@ -256,63 +278,151 @@ fn update_hud(
     );
 }
 
-/// The scripted part of screenshot mode: a short straight flight (streaming while moving), and
-/// for a close-up a landing 2 m above the ground.
+/// The scripted part of screenshot mode: a short straight flight (streaming while moving),
+/// then the shot `TERRAIN_SHOT` asks for.
 #[derive(Resource)]
 struct ScriptedFlight {
-    started: Instant,
-    closeup: bool,
+    /// Frames of the short flight so far.
+    cruised: u32,
+    shot: Shot,
+    /// Frames of the fast flight so far, and the pictures taken on the way.
+    flown: u32,
+    frames_taken: Vec<String>,
+}
+
+/// What screenshot mode shows at the end of its flight.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Shot {
+    /// From the air, as the flight left it.
+    Plain,
+    /// 2 m above the ground, looking downhill.
+    Closeup,
+    /// High up, looking at the horizon.
+    Horizon,
+    /// At 300 m/s (5 m a frame, whatever the frame rate) low over the ground, a picture every
+    /// 12 frames while the terrain streams, then the last one once it has settled.
+    Flight,
 }
 
 impl ScriptedFlight {
-    const FLIGHT: Duration = Duration::from_secs(3);
+    /// The short flight: frames, and metres a frame (80 m/s at 60 frames a second, whatever
+    /// the machine draws, so that every run ends where the last one did).
+    const CRUISE_FRAMES: u32 = 180;
+    const CRUISE_STEP: f32 = 80.0 / 60.0;
+    /// Frames of the fast flight, and every how many a picture is taken.
+    const FAST_FRAMES: u32 = 48;
+    const FRAME_EVERY: u32 = 12;
+
+    fn new(shot: Option<&str>) -> Self {
+        let shot = match shot {
+            Some("closeup") => Shot::Closeup,
+            Some("horizon") => Shot::Horizon,
+            Some("flight") => Shot::Flight,
+            _ => Shot::Plain,
+        };
+        Self {
+            cruised: 0,
+            shot,
+            flown: 0,
+            frames_taken: Vec::new(),
+        }
+    }
 }
 
 fn fly_script(
+    mut commands: Commands,
     mut script: ResMut<ScriptedFlight>,
     instances: Query<(&GlobalTransform, &ScatterInstance)>,
     mut run: ResMut<ScreenshotRun>,
+    registry: Res<ChunkRegistry>,
     sampler: Option<Res<TerrainSampler>>,
     mut camera: Single<&mut Transform, With<Camera3d>>,
-    time: Res<Time>,
 ) {
     if !run.hold {
         return;
     }
-    if script.started.elapsed() < ScriptedFlight::FLIGHT {
+    if script.cruised < ScriptedFlight::CRUISE_FRAMES {
         let forward = camera.forward().with_y(0.0).normalize_or_zero();
-        camera.translation += forward * 80.0 * time.delta_secs();
+        camera.translation += forward * ScriptedFlight::CRUISE_STEP;
+        script.cruised += 1;
         return;
     }
-    if script.closeup {
-        // Downhill where the ground slopes, so the view is not into a slope, and in a clearing:
-        // ahead along the path to the first spot without a tree or rock within 6 m.
-        let Some(sampler) = sampler else { return };
-        let forward = camera.forward().with_y(0.0).normalize_or(Vec3::NEG_Z);
-        let start = camera.translation;
-        let blocked = |p: Vec3| {
-            instances
-                .iter()
-                .any(|(t, i)| i.layer != "grass" && t.translation().xz().distance(p.xz()) < 6.0)
-        };
-        if let Some(clear) = (0..60)
-            .map(|k| start + forward * (k as f32 * 4.0))
-            .find(|&p| !blocked(p))
-        {
-            camera.translation = clear;
+    let Some(sampler) = sampler else { return };
+    match script.shot {
+        Shot::Plain => {}
+        Shot::Closeup => {
+            // Downhill where the ground slopes, so the view is not into a slope, and in a
+            // clearing: ahead along the path to the first spot without a tree or rock within
+            // 6 m.
+            let forward = camera.forward().with_y(0.0).normalize_or(Vec3::NEG_Z);
+            let start = camera.translation;
+            let blocked = |p: Vec3| {
+                instances.iter().any(|(t, i)| {
+                    &*i.layer != "grass" && t.translation().xz().distance(p.xz()) < 6.0
+                })
+            };
+            if let Some(clear) = (0..60)
+                .map(|k| start + forward * (k as f32 * 4.0))
+                .find(|&p| !blocked(p))
+            {
+                camera.translation = clear;
+            }
+            let p = camera.translation;
+            let (ground, normal) = sampler.height_and_normal(p.x as f64, p.z as f64);
+            let forward = camera.forward().with_y(0.0).normalize_or(Vec3::NEG_Z);
+            let ahead = if normal.y < 0.97 {
+                normal.with_y(0.0).normalize()
+            } else {
+                forward
+            };
+            camera.translation.y = ground + 2.0;
+            camera.look_to(ahead - Vec3::Y * 0.12, Vec3::Y);
         }
-        let p = camera.translation;
-        let (ground, normal) = sampler.height_and_normal(p.x as f64, p.z as f64);
-        let forward = camera.forward().with_y(0.0).normalize_or(Vec3::NEG_Z);
-        let ahead = if normal.y < 0.97 {
-            normal.with_y(0.0).normalize()
-        } else {
-            forward
-        };
-        camera.translation.y = ground + 2.0;
-        camera.look_to(ahead - Vec3::Y * 0.12, Vec3::Y);
-        script.closeup = false;
+        Shot::Horizon => {
+            // 900 m over the ground, nearly level: the view to the horizon.
+            let p = camera.translation;
+            let forward = camera.forward().with_y(0.0).normalize_or(Vec3::NEG_Z);
+            camera.translation.y = sampler.height(p.x as f64, p.z as f64) + 900.0;
+            camera.look_to(forward - Vec3::Y * 0.09, Vec3::Y);
+        }
+        Shot::Flight => {
+            if script.flown == 0 {
+                // Wait for the start to be built, then go: 80 m over the ground, level.
+                if !registry.is_settled() {
+                    return;
+                }
+                let p = camera.translation;
+                let forward = camera.forward().with_y(0.0).normalize_or(Vec3::NEG_Z);
+                camera.translation.y = sampler.height(p.x as f64, p.z as f64) + 80.0;
+                camera.look_to(forward - Vec3::Y * 0.15, Vec3::Y);
+            }
+            if script.flown < ScriptedFlight::FAST_FRAMES {
+                let forward = camera.forward().with_y(0.0).normalize_or(Vec3::NEG_Z);
+                camera.translation += forward * 5.0;
+                let p = camera.translation;
+                let ground = sampler.height(p.x as f64, p.z as f64);
+                camera.translation.y = camera.translation.y.max(ground + 40.0);
+                script.flown += 1;
+                if script.flown.is_multiple_of(ScriptedFlight::FRAME_EVERY) {
+                    let path = run.frame_path(script.flown / ScriptedFlight::FRAME_EVERY);
+                    commands
+                        .spawn(Screenshot::primary_window())
+                        .observe(save_to_disk(path.clone()));
+                    script.frames_taken.push(path);
+                }
+                return;
+            }
+            // Every picture of the flight written before the last one is taken.
+            if !script
+                .frames_taken
+                .iter()
+                .all(|f| std::fs::metadata(f).is_ok_and(|m| m.len() > 0))
+            {
+                return;
+            }
+        }
     }
+    script.shot = Shot::Plain;
     run.hold = false;
     run.restart();
 }

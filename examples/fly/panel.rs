@@ -421,34 +421,22 @@ fn heights(ui: &mut Ui, d: &mut TerrainConfig) {
 }
 
 fn streaming(ui: &mut Ui, d: &mut TerrainConfig) {
-    let most = d.chunk_size * 40.0;
-    ui.add(slider(
-        &mut d.view_distance,
-        d.chunk_size..=most,
-        "view distance (m)",
-    ));
-    let mut remove = None;
-    let mut low = 0.0;
-    for (i, lod) in d.lod_distances.iter_mut().enumerate() {
-        ui.horizontal(|ui| {
-            ui.add(slider(
-                &mut *lod,
-                low..=most,
-                &format!("LOD {} from", i + 1),
-            ));
-            if ui.small_button("−").clicked() {
-                remove = Some(i);
-            }
-        });
-        low = *lod;
-    }
-    if let Some(i) = remove {
-        d.lod_distances.remove(i);
-    }
-    if ui.small_button("+ level of detail").clicked() {
-        let last = d.lod_distances.last().copied().unwrap_or(100.0);
-        d.lod_distances.push(last * 1.5);
-    }
+    ui.add(
+        slider(
+            &mut d.view_distance,
+            d.chunk_size..=60_000.0,
+            "view distance (m)",
+        )
+        .logarithmic(true),
+    );
+    ui.add(
+        slider(
+            &mut d.lod_distance,
+            4.0 * d.chunk_size..=20.0 * d.chunk_size,
+            "full detail out to (m)",
+        )
+        .logarithmic(true),
+    );
     ui.add(slider(
         &mut d.max_tasks_in_flight,
         1..=64,
@@ -589,9 +577,18 @@ fn scatter(ui: &mut Ui, d: &mut TerrainConfig) {
                 ui.add(slider(&mut l.sink, -5.0..=5.0, "sink (m)"));
                 ui.add(slider(
                     &mut l.view_distance,
-                    0.0..=view,
+                    0.0..=view.min(2000.0),
                     "view distance (m)",
                 ));
+                let mut far = l.far_colour.is_some();
+                ui.checkbox(&mut far, "colour beyond its view distance");
+                if far {
+                    let f = l.far_colour.get_or_insert_default();
+                    colour(ui, "far colour", &mut f.colour);
+                    ui.add(slider(&mut f.cover, 0.0..=1.0, "far cover"));
+                } else {
+                    l.far_colour = None;
+                }
                 if ui.small_button("remove layer").clicked() {
                     remove = Some(i);
                 }

@@ -143,10 +143,17 @@ impl ScreenshotRun {
     pub fn restart(&mut self) {
         self.settled_frames = 0;
     }
+
+    /// Where picture `k` of a sequence goes: `out-frame{k}.png` beside `out.png`.
+    pub fn frame_path(&self, k: u32) -> String {
+        let stem = self.path.strip_suffix(".png").unwrap_or(&self.path);
+        format!("{stem}-frame{k}.png")
+    }
 }
 
-/// Larger per-frame budgets, so the picture does not wait on the frame count. A streaming
-/// change: it applies without rebuilding anything already built.
+/// Larger per-frame budgets, so the picture does not wait on the frame count (and the view
+/// distance of `TERRAIN_VIEW`, if set). A streaming change: it applies without rebuilding
+/// anything already built.
 fn raise_budgets(
     mut source: ResMut<TerrainConfigSource>,
     mut configs: ResMut<Assets<TerrainConfig>>,
@@ -155,9 +162,16 @@ fn raise_budgets(
     if *done {
         return;
     }
+    // `TERRAIN_VIEW=30000`: another view distance for the picture (a streaming change too).
+    let view: Option<f32> = std::env::var("TERRAIN_VIEW")
+        .ok()
+        .and_then(|v| v.parse().ok());
     let raise = |config: &mut TerrainConfig| {
         config.max_uploads_per_frame = 32;
         config.max_tasks_in_flight = 32;
+        if let Some(view) = view {
+            config.view_distance = view;
+        }
     };
     match &mut *source {
         TerrainConfigSource::Asset(handle) => {

@@ -2,11 +2,9 @@
 //! preset is the built-in default plus scatter layers, each has scatter layers that suit it, and
 //! none repeats within 10⁷ m.
 
-mod common;
-
+use crate::common::{PRESETS, load};
 use bevy_perlin_terrain::perlin_core::{FractalMode, NoiseTables};
 use bevy_perlin_terrain::prelude::*;
-use common::{PRESETS, load};
 
 #[test]
 fn every_preset_loads_and_they_differ() {
@@ -97,5 +95,22 @@ fn no_preset_repeats_within_ten_thousand_kilometres() {
             }
         }
         assert!(checked >= 60, "{name}: only {checked} distances checked");
+    }
+}
+
+#[test]
+fn the_default_sees_ten_kilometres_and_the_alps_thirty_and_far_forests_keep_their_colour() {
+    assert!(load("default").view_distance >= 10_000.0);
+    assert!(load("alps").view_distance >= 30_000.0);
+    for name in PRESETS {
+        let config = load(name);
+        assert!(config.view_distance >= 10_000.0, "{name}");
+        // The layer that covers the ground from afar paints it beyond its view distance.
+        let far = config
+            .scatter
+            .iter()
+            .filter(|l| l.far_colour.is_some())
+            .count();
+        assert_eq!(far, 1, "{name}");
     }
 }

@@ -2,13 +2,11 @@
 //! changed one field at a time (nested, optional, listed), read back equal; and only what
 //! differs from the defaults is written.
 
-mod common;
-
+use crate::common::{PRESETS, load};
 use bevy_perlin_terrain::config::parse_config;
 use bevy_perlin_terrain::perlin_core::{Erosion, FractalMode};
 use bevy_perlin_terrain::prelude::*;
 use bevy_perlin_terrain::{ScatterLayer, Snow};
-use common::{PRESETS, load};
 
 /// `config` written and read back.
 fn round_trip(config: &TerrainConfig) -> TerrainConfig {

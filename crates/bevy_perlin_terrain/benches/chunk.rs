@@ -16,6 +16,10 @@
 //!   preset's noise replaced by plain Perlin FBM of the same octave count and frequency;
 //! - `eroded_chunk`: a 129² chunk with the erosion filter on against the same chunk without.
 //!
+//! And `chunk_levels`: a chunk of each level of detail of the default preset's 12 km view (65²,
+//! with its parent's surface as morph targets; the top level has none), against level 0: far
+//! chunks sum only the octaves their spacing can show.
+//!
 //! `cargo bench -p bevy_perlin_terrain --no-default-features --bench chunk` (release, without
 //! the renderer), or `cargo bench --profile dev --workspace --bench chunk`.
 
@@ -65,7 +69,9 @@ fn config(resolution: u32) -> TerrainConfig {
         },
         chunk_size: (resolution - 1) as f32,
         chunk_resolution: resolution,
-        lod_distances: vec![],
+        // One level: the chunk has no parent to morph to, as the hand-rolled one has not.
+        view_distance: 4.0 * (resolution - 1) as f32,
+        lod_distance: 4.0 * (resolution - 1) as f32,
         ..TerrainConfig::default()
     }
 }
@@ -261,5 +267,22 @@ fn presets(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, chunk, presets);
+fn levels(c: &mut Criterion) {
+    let config = preset("default");
+    let tables = Arc::new(NoiseTables::from_seed(config.seed));
+    let mut group = c.benchmark_group("chunk_levels");
+    group.throughput(Throughput::Elements(
+        (config.chunk_resolution * config.chunk_resolution) as u64,
+    ));
+    for lod in 0..=config.max_lod() {
+        let job = ChunkJob::new(tables.clone(), &config, IVec2::new(3, -2), lod).without_colours();
+        let mut alive = Alive::new();
+        group.bench_function(BenchmarkId::new("default preset", lod), |b| {
+            b.iter(|| alive.push(build_chunk_mesh(black_box(&job))))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, chunk, presets, levels);
 criterion_main!(benches);

@@ -1,22 +1,31 @@
-//! Headless streaming: a viewer flying at 200 m/s for 2,000 frames of 1/60 s over the default
-//! terrain, then standing still for 1,000 idle frames with every chunk on screen, then the same
-//! app without the plugin but with as many mesh entities, for comparison. Reports the wall time
-//! of the terrain systems (from a timing system just before `TerrainSystems::Config` to one just
-//! after `TerrainSystems::Look`; the app without the plugin has the same two systems, so the
-//! executor's hand-over between them is measured there alone) and of the whole `App::update`
-//! (median, 99th percentile, worst), and chunk meshes generated per second. Flight frames are
-//! paced at 60 per second of wall time, as a game's would be; the chunk tasks run on the async
-//! compute pool's threads meanwhile.
+//! Headless streaming of the default preset, the horizon's figures:
 //!
-//! `cargo bench -p bevy_perlin_terrain --no-default-features --bench streaming` (release, without
-//! the renderer), or `cargo bench --profile dev --workspace --bench streaming`.
+//! - **fill**: views of 1, 10 and 30 km, each from nothing, with the preset's budgets and with
+//!   raised ones: chunks, vertices and MiB of mesh on screen, and the wall time until the
+//!   terrain is settled;
+//! - **flight**: the viewer at 300 m/s over the 12 km view, frames paced at 60 a second as a
+//!   game's would be (the chunk tasks run on the async compute pool's threads meanwhile): the
+//!   time of the terrain's systems per frame (from a timing system just before
+//!   `TerrainSystems::Config` to one just after `TerrainSystems::Look`; median, 99th
+//!   percentile, worst), frames with a hole in the ground within the view (less a top-level
+//!   chunk, which streams in ahead), frames where chunks overlap, and swaps of chunks whose
+//!   morph had not reached the surface they swap to (a frame or more of build latency);
+//! - **idle**: the viewer still, everything built; frames alternate with the same app without
+//!   the plugin but as many mesh entities, so both see the same machine.
+//!
+//! `cargo bench -p bevy_perlin_terrain --no-default-features --bench streaming` (release,
+//! without the renderer), or `cargo bench --profile dev --workspace --bench streaming`.
+//! `cargo test --benches` runs a short smoke version.
+
+mod support;
 
 use bevy::asset::AssetPlugin;
-use bevy::mesh::MeshPlugin;
+use bevy::mesh::{Mesh, MeshPlugin};
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_perlin_terrain::prelude::*;
 use std::time::{Duration, Instant};
+use support::preset;
 
 /// Frames of the measured flight under `cargo bench`; a `cargo test --benches` smoke run flies
 /// only `SMOKE_FRAMES`.
@@ -24,7 +33,7 @@ const FRAMES: usize = 2000;
 const SMOKE_FRAMES: usize = 60;
 /// Frames of the idle measurement.
 const IDLE_FRAMES: usize = 1000;
-const SPEED: f32 = 200.0;
+const SPEED: f32 = 300.0;
 const DT: f32 = 1.0 / 60.0;
 
 /// When this frame's terrain systems began, and how long they took in each frame.
@@ -44,7 +53,7 @@ fn terrain_ends(mut time: ResMut<TerrainTime>) {
     }
 }
 
-/// The headless app both measurements share: minimal plugins, assets, transforms, meshes, and
+/// The headless app every measurement shares: minimal plugins, assets, transforms, meshes, and
 /// the two timing systems around the terrain's sets.
 fn headless() -> App {
     let mut app = App::new();
@@ -57,7 +66,7 @@ fn headless() -> App {
         TransformPlugin,
         MeshPlugin,
     ))
-    // Every frame advances time by 1/60 s, as a paced game's does: both apps run their fixed
+    // Every frame advances time by 1/60 s, as a paced game's does: the apps run their fixed
     // timestep schedules as often.
     .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f32(
         DT,
@@ -72,6 +81,32 @@ fn headless() -> App {
             .chain(),
     );
     app
+}
+
+/// The headless app with the terrain of `config` and one viewer at `at`.
+fn terrain(config: TerrainConfig, at: Vec3) -> (App, Entity) {
+    let mut app = headless();
+    app.add_plugins(PerlinTerrainPlugin::from_config(config));
+    app.finish();
+    app.cleanup();
+    let viewer = app
+        .world_mut()
+        .spawn((TerrainViewer, Transform::from_translation(at)))
+        .id();
+    (app, viewer)
+}
+
+/// Updates `app` until `done`, at most `limit` long; the time it took.
+fn until(app: &mut App, limit: Duration, mut done: impl FnMut(&App) -> bool) -> Duration {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        app.update();
+        if done(app) {
+            break;
+        }
+        std::thread::yield_now();
+    }
+    start.elapsed()
 }
 
 /// Median, 99th percentile and worst of `t`, in milliseconds.
@@ -89,69 +124,158 @@ fn row(name: &str, t: &mut [Duration]) {
     );
 }
 
+/// Chunks, vertices and bytes of mesh of the chunks on screen.
+fn on_screen(app: &mut App) -> (usize, usize, usize) {
+    let mut q = app
+        .world_mut()
+        .query_filtered::<&Mesh3d, With<TerrainChunk>>();
+    let meshes = app.world().resource::<Assets<Mesh>>();
+    let (mut chunks, mut vertices, mut bytes) = (0, 0, 0);
+    for handle in q.iter(app.world()) {
+        if let Some(mesh) = meshes.get(&handle.0) {
+            chunks += 1;
+            vertices += mesh.count_vertices();
+            let index_bytes = mesh.indices().map_or(0, |i| match i {
+                bevy::mesh::Indices::U16(v) => 2 * v.len(),
+                bevy::mesh::Indices::U32(v) => 4 * v.len(),
+            });
+            bytes += mesh.count_vertices() * mesh.get_vertex_size() as usize + index_bytes;
+        }
+    }
+    (chunks, vertices, bytes)
+}
+
+/// Whether the ground within `radius` of `at` has a point without a chunk.
+fn has_hole(app: &App, at: Vec2, radius: f32) -> bool {
+    let rects: Vec<Rect> = app
+        .world()
+        .resource::<ChunkRegistry>()
+        .iter()
+        .map(|c| c.rect())
+        .collect();
+    (0..400).any(|k| {
+        let angle = k as f32 * 2.399;
+        let r = radius * ((k as f32 + 0.5) / 400.0).sqrt();
+        let p = at + r * Vec2::new(angle.cos(), angle.sin());
+        !rects
+            .iter()
+            .any(|r| p.x >= r.min.x && p.x < r.max.x && p.y >= r.min.y && p.y < r.max.y)
+    })
+}
+
+/// Whether two chunks on screen overlap.
+fn has_overlap(app: &App) -> bool {
+    let rects: Vec<Rect> = app
+        .world()
+        .resource::<ChunkRegistry>()
+        .iter()
+        .map(|c| c.rect())
+        .collect();
+    rects.iter().enumerate().any(|(i, a)| {
+        rects[i + 1..].iter().any(|b| {
+            a.min.x < b.max.x && b.min.x < a.max.x && a.min.y < b.max.y && b.min.y < a.max.y
+        })
+    })
+}
+
+fn fill(bench: bool) {
+    println!("fill from nothing, default preset (release: figures; smoke: 1 km only)");
+    let views: &[f32] = if bench {
+        &[1000.0, 10_000.0, 30_000.0]
+    } else {
+        &[1000.0]
+    };
+    for &view in views {
+        for (budgets, tasks, uploads) in [("preset budgets", 0, 0), ("raised budgets", 32, 32)] {
+            let mut config = preset("default");
+            config.view_distance = view;
+            if tasks > 0 {
+                config.max_tasks_in_flight = tasks;
+                config.max_uploads_per_frame = uploads;
+            }
+            let (mut app, _) = terrain(config, Vec3::new(0.0, 300.0, 0.0));
+            let took = until(&mut app, Duration::from_secs(120), |app| {
+                app.world().resource::<ChunkRegistry>().is_settled()
+            });
+            let (chunks, vertices, bytes) = on_screen(&mut app);
+            println!(
+                "  {:>5.0} km, {budgets}: {chunks} chunks, {:.2} M vertices, {:.1} MiB of mesh, filled in {:.2} s",
+                view / 1000.0,
+                vertices as f64 / 1e6,
+                bytes as f64 / (1u64 << 20) as f64,
+                took.as_secs_f64()
+            );
+        }
+    }
+}
+
 fn main() {
     let bench = std::env::args().any(|a| a == "--bench");
+    fill(bench);
     let frames = if bench { FRAMES } else { SMOKE_FRAMES };
     let idle_frames = if bench { IDLE_FRAMES } else { SMOKE_FRAMES };
-    let mut app = headless();
-    app.add_plugins(PerlinTerrainPlugin::default());
-    let viewer = app
-        .world_mut()
-        .spawn((TerrainViewer, Transform::from_xyz(0.0, 150.0, 0.0)))
-        .id();
+    let config = preset("default");
+    let layout = config.lod_layout();
+    let (mut app, viewer) = terrain(config.clone(), Vec3::new(0.0, 300.0, 0.0));
     // Warm up: the first screenful, not part of the flight.
-    for _ in 0..600 {
-        app.update();
-        if app.world().resource::<ChunkRegistry>().is_settled() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    }
+    until(&mut app, Duration::from_secs(120), |app| {
+        app.world().resource::<ChunkRegistry>().is_settled()
+    });
     app.world_mut().resource_mut::<TerrainTime>().frames.clear();
-    // Chunk meshes generated: the spawn and remesh messages, read after each frame.
     let mut spawned = app
         .world()
         .resource::<Messages<ChunkSpawned>>()
         .get_cursor();
-    let mut remeshed = app
+    let mut despawned = app
         .world()
-        .resource::<Messages<ChunkRemeshed>>()
+        .resource::<Messages<ChunkDespawned>>()
         .get_cursor();
-    let mut generated = 0;
+    let inner = config.view_distance - layout.size(layout.top()) as f32;
+    let (mut holes, mut overlaps, mut unmorphed, mut swapped) = (0, 0, 0, 0);
     let mut times = Vec::with_capacity(frames);
     let start = Instant::now();
     for frame in 0..frames {
+        let at = Vec2::new(frame as f32 * SPEED * DT, 0.0);
         app.world_mut()
             .get_mut::<Transform>(viewer)
             .expect("viewer")
-            .translation
-            .x = frame as f32 * SPEED * DT;
+            .translation = Vec3::new(at.x, 300.0, at.y);
         let t = Instant::now();
         app.update();
         times.push(t.elapsed());
+        // Checks, outside the timed part of the frame.
+        holes += usize::from(has_hole(&app, at, inner));
+        overlaps += usize::from(has_overlap(&app));
         let world = app.world();
-        generated += spawned
+        let viewers = world
+            .resource::<ChunkRegistry>()
+            .viewer_positions()
+            .to_vec();
+        let new: Vec<ChunkSpawned> = spawned
             .read(world.resource::<Messages<ChunkSpawned>>())
-            .count()
-            + remeshed
-                .read(world.resource::<Messages<ChunkRemeshed>>())
-                .count();
+            .copied()
+            .collect();
+        let gone: Vec<ChunkDespawned> = despawned
+            .read(world.resource::<Messages<ChunkDespawned>>())
+            .copied()
+            .collect();
+        swapped += new.len();
+        unmorphed += morph_misses(&config, &viewers, &new, &gone);
         let deadline = start + Duration::from_secs_f32(DT * (frame + 1) as f32);
         std::thread::sleep(deadline.saturating_duration_since(Instant::now()));
     }
-    let wall = start.elapsed();
-    let mut terrain = std::mem::take(&mut app.world_mut().resource_mut::<TerrainTime>().frames);
+    let mut terrain_times =
+        std::mem::take(&mut app.world_mut().resource_mut::<TerrainTime>().frames);
     let registry = app.world().resource::<ChunkRegistry>();
     println!(
-        "streaming: {frames} frames, viewer at {SPEED} m/s, {:.0} m flown",
-        frames as f32 * SPEED * DT
+        "flight: {frames} frames, viewer at {SPEED} m/s, {:.0} m flown over the {:.0} km view",
+        frames as f32 * SPEED * DT,
+        config.view_distance / 1000.0
     );
-    row("terrain systems", &mut terrain);
+    row("terrain systems", &mut terrain_times);
     row("whole update   ", &mut times);
     println!(
-        "  chunk meshes  {generated} in {:.2} s of wall time = {:.0} per second",
-        wall.as_secs_f64(),
-        generated as f64 / wall.as_secs_f64()
+        "  frames with a hole {holes}, with an overlap {overlaps}; chunks swapped in {swapped}, of which not yet showing the surface they replaced {unmorphed}"
     );
     println!(
         "  at the end    {} chunks on screen, {} tasks in flight",
@@ -160,21 +284,14 @@ fn main() {
     );
 
     // Idle: the viewer stands still until everything is built and placed, then nothing changes.
-    for _ in 0..3000 {
-        app.update();
-        let world = app.world();
-        if world.resource::<ChunkRegistry>().is_settled()
-            && world.resource::<ScatterRegistry>().is_settled()
-        {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    }
+    until(&mut app, Duration::from_secs(120), |app| {
+        app.world().resource::<ChunkRegistry>().is_settled()
+            && app.world().resource::<ScatterRegistry>().is_settled()
+    });
     let chunks = app.world().resource::<ChunkRegistry>().loaded_count();
     let instances = app.world().resource::<ScatterRegistry>().instance_count();
     let mut bare = without_the_plugin(chunks, instances);
 
-    // The two apps' frames alternate, so that both see the same machine.
     app.world_mut().resource_mut::<TerrainTime>().frames.clear();
     bare.world_mut()
         .resource_mut::<TerrainTime>()
@@ -189,13 +306,14 @@ fn main() {
         bare.update();
         without.push(t.elapsed());
     }
-    let mut terrain = std::mem::take(&mut app.world_mut().resource_mut::<TerrainTime>().frames);
+    let mut terrain_times =
+        std::mem::take(&mut app.world_mut().resource_mut::<TerrainTime>().frames);
     let mut hand_over = std::mem::take(&mut bare.world_mut().resource_mut::<TerrainTime>().frames);
     println!(
         "idle: {idle_frames} frames, viewer still, {chunks} chunks and {instances} scatter \
          instances on screen"
     );
-    row("terrain systems", &mut terrain);
+    row("terrain systems", &mut terrain_times);
     row("whole update   ", &mut idle);
     println!(
         "without the plugin, frames alternating with the above: {chunks} mesh entities under \
@@ -203,6 +321,55 @@ fn main() {
     );
     row("timing systems ", &mut hand_over);
     row("whole update   ", &mut without);
+}
+
+/// Swaps between levels in one frame whose finer side's vertices were not all at morph 1 (at
+/// the viewer positions the material morphs by): a visible change of shape.
+fn morph_misses(
+    config: &TerrainConfig,
+    viewers: &[Vec3],
+    new: &[ChunkSpawned],
+    gone: &[ChunkDespawned],
+) -> usize {
+    let layout = config.lod_layout();
+    let rect = |lod: u8, coord: IVec2| {
+        let size = config.chunk_size * (lod as f32).exp2();
+        Rect::from_corners(coord.as_vec2() * size, (coord + 1).as_vec2() * size)
+    };
+    let n = config.chunk_resolution;
+    let mut misses = 0;
+    for d in gone {
+        for s in new {
+            let (a, b) = (rect(d.lod, d.coord), rect(s.lod, s.coord));
+            let overlap =
+                a.min.x < b.max.x && b.min.x < a.max.x && a.min.y < b.max.y && b.min.y < a.max.y;
+            if !overlap || s.lod == d.lod {
+                continue;
+            }
+            let (lod, fine) = if s.lod > d.lod {
+                (d.lod, a)
+            } else {
+                (s.lod, b)
+            };
+            let step = fine.width() / (n - 1) as f32;
+            let full = s.lod.abs_diff(d.lod) == 1
+                && (0..n).all(|j| {
+                    (0..n).all(|i| {
+                        let p = fine.min + Vec2::new(i as f32, j as f32) * step;
+                        let d = viewers
+                            .iter()
+                            .map(|v| {
+                                let d = (v.xz() - p).abs();
+                                d.x.max(d.y) as f64
+                            })
+                            .fold(f64::INFINITY, f64::min);
+                        layout.morph_at(lod, d) >= 1.0
+                    })
+                });
+            misses += usize::from(!full);
+        }
+    }
+    misses
 }
 
 /// The same app without the plugin: as many mesh entities as chunks (each with a mesh asset of
@@ -222,7 +389,7 @@ fn without_the_plugin(chunks: usize, instances: usize) -> App {
                 ChildOf(root),
             ))
             .id();
-        let share = instances / chunks + usize::from(k < instances % chunks);
+        let share = instances / chunks.max(1) + usize::from(k < instances % chunks.max(1));
         world.spawn_batch(
             (0..share).map(move |i| (Transform::from_xyz(i as f32, 0.0, 0.0), ChildOf(chunk))),
         );

@@ -16,15 +16,18 @@
 //!     .run();
 //! ```
 //!
-//! The data path: a [`TerrainConfig`] (from code, or a hot-reloaded `.terrain.ron` asset;
-//! `config/`) → the seeded [`TerrainTables`] and the [`TerrainSampler`] (`state.rs`,
-//! `sampler.rs`) → which chunks the viewers want and their tasks on the async compute pool
-//! (`stream/`) → each chunk's heights, exact normals and mesh, off the main thread (`chunk/`,
-//! through `ground.rs`, the one code path from noise to ground that the sampler shares) → chunk
-//! entities with [`TerrainChunk`] and `Mesh3d` under one [`TerrainRoot`] → their material and
-//! the sea surface (`render/`); the scatter layers' instances under their chunks, placed off
-//! the main thread from the sampler's exact ground (`scatter/`); with the `avian` feature, heightfield colliders on the chunks
-//! around every `TerrainCollider` body, built from the same samples (`collider/`).
+//! The data path, one folder a stage: a [`TerrainConfig`] (from code, or a hot-reloaded
+//! `.terrain.ron` asset; `config/`) → the seeded [`TerrainTables`] and the [`TerrainSampler`],
+//! and the one code path from noise to heights, normals and creases that everything below
+//! shares (`ground/`) → the quadtree of chunks the viewers want, finer near and coarser far,
+//! and the builds on the async compute pool (`stream/`, with the task queue of `tasks.rs`) →
+//! each chunk's heights, exact normals, morph targets and mesh, off the main thread (`chunk/`)
+//! → chunk entities with [`TerrainChunk`] and `Mesh3d` under one [`TerrainRoot`] → their
+//! material, which morphs each level into the next, and the sea (`render/`); the scatter
+//! layers' instances on their own full-detail grid around the viewers (`scatter/`); with the
+//! `avian` feature, heightfield colliders around every `TerrainCollider` body (`collider/`).
+//! `sets.rs` and `space.rs` are the leaves every stage shares: the system sets and looks, and
+//! the terrain's own space.
 //!
 //! Everything a game uses is re-exported here and in [`prelude`]; [`chunk`], `collider`,
 //! [`scatter`] and [`config`] are public for tools that build chunks, colliders or placements,
@@ -43,10 +46,11 @@ mod ground;
 mod plugin;
 #[cfg(feature = "render")]
 mod render;
-mod sampler;
 pub mod scatter;
-mod state;
+mod sets;
+mod space;
 mod stream;
+mod tasks;
 
 pub use perlin_core;
 
@@ -54,19 +58,21 @@ pub use chunk::{ChunkCoord, TerrainChunk};
 #[cfg(feature = "avian")]
 pub use collider::{TerrainChunkCollider, TerrainCollider, TerrainColliders};
 pub use config::{
-    Collision, ConfigChanges, ConfigError, EdgeNoise, GroundDetail, HeightBand, LayerTexture,
-    ScatterLayer, Snow, SoftRange, TerrainColours, TerrainConfig, TerrainConfigLoadError,
-    TerrainConfigSource, Water,
+    Collision, ConfigChanges, ConfigError, EdgeNoise, FarColour, GroundDetail, HeightBand,
+    LayerTexture, LodLayout, ScatterLayer, Snow, SoftRange, TerrainColours, TerrainConfig,
+    TerrainConfigLoadError, TerrainConfigSource, Water,
 };
-pub use plugin::{PerlinTerrainPlugin, TerrainLook, TerrainSystems};
+pub use ground::{ActiveTerrainConfig, TerrainSampler, TerrainTables};
+pub use plugin::PerlinTerrainPlugin;
 #[cfg(feature = "render")]
 pub use render::{
     TerrainMaterial, TerrainMaterialExtension, TerrainMaterials, TerrainShading, TerrainTextures,
     TerrainWater, WaterMaterial, WaterMaterialExtension, WaterShading,
 };
-pub use sampler::TerrainSampler;
-pub use scatter::{ScatterInstance, ScatterLook, ScatterLooks, ScatterRegistry, ScatterSpawned};
-pub use state::{ActiveTerrainConfig, TerrainTables};
+pub use scatter::{
+    ScatterCell, ScatterInstance, ScatterLook, ScatterLooks, ScatterRegistry, ScatterSpawned,
+};
+pub use sets::{TerrainLook, TerrainSystems};
 pub use stream::{
     ChunkDespawned, ChunkInfo, ChunkRegistry, ChunkRemeshed, ChunkSpawned, TerrainRoot,
     TerrainViewer,
@@ -76,9 +82,9 @@ pub use stream::{
 pub mod prelude {
     pub use crate::{
         ActiveTerrainConfig, ChunkDespawned, ChunkInfo, ChunkRegistry, ChunkRemeshed, ChunkSpawned,
-        PerlinTerrainPlugin, ScatterInstance, ScatterLooks, ScatterRegistry, ScatterSpawned,
-        TerrainChunk, TerrainConfig, TerrainConfigSource, TerrainLook, TerrainRoot, TerrainSampler,
-        TerrainSystems, TerrainViewer,
+        PerlinTerrainPlugin, ScatterCell, ScatterInstance, ScatterLooks, ScatterRegistry,
+        ScatterSpawned, TerrainChunk, TerrainConfig, TerrainConfigSource, TerrainLook, TerrainRoot,
+        TerrainSampler, TerrainSystems, TerrainViewer,
     };
     #[cfg(feature = "avian")]
     pub use crate::{TerrainChunkCollider, TerrainCollider, TerrainColliders};

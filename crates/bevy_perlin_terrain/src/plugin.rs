@@ -1,36 +1,15 @@
 //! [`PerlinTerrainPlugin`], the one plugin a game adds, and the [`TerrainSystems`] it runs in.
 
 use crate::config::{TerrainConfig, TerrainConfigPlugin, TerrainConfigSource};
-use crate::sampler::TerrainSampler;
+use crate::ground::TerrainSampler;
 use crate::scatter::TerrainScatterPlugin;
+use crate::sets::{TerrainLook, TerrainSystems};
 use crate::stream::TerrainStreamingPlugin;
 use bevy::prelude::*;
 
-/// The terrain's systems, in this order in `Update`. Order your own systems against them, e.g.
-/// `.after(TerrainSystems::Upload)` to see this frame's new chunks (Bevy applies the commands
-/// of the sets before your system; between its own sets the plugin needs no such sync point,
-/// so an idle terrain adds none to the frame).
-#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum TerrainSystems {
-    /// Applies a new or reloaded config: tables, sampler, generation.
-    Config,
-    /// Makes the root if needed, unloads far chunks, cancels unneeded tasks, starts tasks for
-    /// missing chunks.
-    Stream,
-    /// Turns finished meshes into chunk entities, within the per-frame budget. After it, this
-    /// frame's chunks exist.
-    Upload,
-    /// Keeps physics colliders around `TerrainCollider` entities (the `avian` feature): plans,
-    /// builds and places them. After it, every body has ground under it for the next physics
-    /// steps.
-    Colliders,
-    /// Places the scatter layers on the chunks in view and spawns their instances.
-    Scatter,
-    /// Gives new chunks their look (material) and keeps it in step with the config.
-    Look,
-}
-
-/// The terrain plugin: add it once, after `DefaultPlugins` (or at least `AssetPlugin`).
+/// The terrain plugin: add it once, before or after `DefaultPlugins` (it needs Bevy's
+/// `AssetPlugin` and `MeshPlugin`, and renders with `RenderPlugin` where there is one; what it
+/// needs of them is set up once every plugin is in).
 ///
 /// - [`PerlinTerrainPlugin::default`]: the built-in default config, no asset needed.
 /// - [`PerlinTerrainPlugin::from_config`]: a config built in code (validated; an invalid one is
@@ -45,20 +24,6 @@ pub enum TerrainSystems {
 pub struct PerlinTerrainPlugin {
     source: TerrainConfigSource,
     look: TerrainLook,
-}
-
-/// How the chunks are shaded, chosen when the plugin is added
-/// ([`PerlinTerrainPlugin::with_look`]).
-#[derive(Reflect, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[reflect(Default, Debug, Clone, PartialEq)]
-pub enum TerrainLook {
-    /// The terrain material: per-pixel layers by height, slope, snow and creases, world-space
-    /// edge noise and close-up detail, optional texture layers, and the water surface.
-    #[default]
-    Material,
-    /// The cheap fallback: colours per vertex in the mesh and one `StandardMaterial` (no water
-    /// surface). A change of colours then rebuilds every chunk.
-    VertexColours,
 }
 
 impl Default for PerlinTerrainPlugin {
@@ -118,5 +83,13 @@ impl Plugin for PerlinTerrainPlugin {
         app.add_plugins(crate::render::TerrainRenderPlugin { look: self.look });
         #[cfg(feature = "avian")]
         app.add_plugins(crate::collider::TerrainColliderPlugin);
+    }
+
+    fn finish(&self, app: &mut App) {
+        if !app.world().contains_resource::<Assets<Mesh>>() {
+            error!(
+                "PerlinTerrainPlugin needs Bevy's MeshPlugin (DefaultPlugins has it) for the chunk meshes; no chunk will show"
+            );
+        }
     }
 }

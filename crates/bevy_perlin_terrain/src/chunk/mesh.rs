@@ -1,12 +1,23 @@
-//! Building one chunk's mesh buffers from the noise, entirely off the main thread.
+//! Building one chunk's mesh buffers from the noise, entirely off the main thread: its own
+//! heights and normals at its level's detail, and per vertex the surface of its parent level
+//! there (the morph target the terrain material blends towards with distance).
 
 use super::{ChunkCoord, ColourRamp, chunk_grid};
 use crate::config::TerrainConfig;
 use crate::ground::with_thread_samples;
 use bevy::asset::RenderAssetUsages;
-use bevy::mesh::{Indices, Mesh, PrimitiveTopology};
-use perlin_core::{Fbm, GridSpec, NoiseTables};
+use bevy::mesh::{Indices, Mesh, MeshVertexAttribute, PrimitiveTopology, VertexFormat};
+use perlin_core::{Detail, Fbm, GridSpec, NoiseTables};
 use std::sync::Arc;
+
+/// The morph target of each vertex: the height of the parent level's surface there, then its
+/// (not normalised) normal. The terrain material blends a vertex from its own height and
+/// normal to these as the camera moves away, so the parent takes over without a jump.
+pub const ATTRIBUTE_MORPH: MeshVertexAttribute = MeshVertexAttribute::new(
+    "TerrainMorph",
+    0x7e22_a1d0_5eed_0001,
+    VertexFormat::Float32x4,
+);
 
 /// Everything a task needs to build one chunk: plain data, cheap to clone (the tables are
 /// shared). Build one with [`ChunkJob::new`].
@@ -16,10 +27,12 @@ pub struct ChunkJob {
     noise: Fbm,
     /// Metres per unit of noise.
     height_scale: f32,
-    /// Quads per chunk side at this level of detail.
+    /// Quads per chunk side (the same at every level).
     quads: u32,
-    /// Metres between vertices at this level of detail.
+    /// Metres between vertices at this level.
     spacing: f64,
+    /// The parent level's vertex spacing, for the morph target; `None` at the top level.
+    parent_spacing: Option<f64>,
     skirt_depth: f32,
     /// Vertex colours by height above the sea and slope; `None` for a mesh without colours.
     ramp: Option<ColourRamp>,
@@ -30,8 +43,10 @@ pub struct ChunkJob {
 }
 
 impl ChunkJob {
-    /// The job for chunk `coord` at `lod` under `config`: a mesh with vertex colours, and with
-    /// the crease mask when the noise has erosion.
+    /// The job for the chunk at `coord` of level `lod` under `config` (`chunk_size · 2^lod`
+    /// metres on a side, `chunk_resolution` vertices per side): a mesh with vertex colours, with
+    /// the crease mask when the noise has erosion, and with its parent level's surface as the
+    /// morph target (below the top level of `config`'s view).
     pub fn new(
         tables: Arc<NoiseTables>,
         config: &TerrainConfig,
@@ -42,9 +57,10 @@ impl ChunkJob {
             tables,
             noise: config.noise,
             height_scale: config.height_scale,
-            quads: config.resolution_at(lod) - 1,
+            quads: config.chunk_resolution.max(3) - 1,
             spacing: config.vertex_spacing(lod),
-            skirt_depth: config.skirt_depth_or_auto(),
+            parent_spacing: (lod < config.max_lod()).then(|| config.vertex_spacing(lod + 1)),
+            skirt_depth: config.skirt_depth_at(lod),
             ramp: Some(ColourRamp::new(&config.colours, config.sea_level)),
             creases: config.noise.erosion.is_some(),
             coord,
@@ -58,7 +74,7 @@ impl ChunkJob {
         self
     }
 
-    /// Which chunk.
+    /// Which chunk, in chunks of its level.
     pub fn coord(&self) -> ChunkCoord {
         self.coord
     }
@@ -68,25 +84,28 @@ impl ChunkJob {
         self.lod
     }
 
-    /// Metres between its vertices.
-    pub fn spacing(&self) -> f64 {
-        self.spacing
+    /// The detail its heights show: octaves its vertex spacing can resolve (see
+    /// [`perlin_core::Detail`]).
+    pub fn detail(&self) -> Detail {
+        Detail::at_spacing(self.spacing)
     }
 
-    /// Depth of its skirts in metres.
-    pub fn skirt_depth(&self) -> f32 {
-        self.skirt_depth
-    }
-
-    /// The grid of this chunk's vertices: global sample indices `coord · quads + (0..=quads)`,
-    /// so neighbours compute their shared edge from the same integers (the positions of
-    /// [`TerrainConfig::vertex_position`]).
+    /// The grid of this chunk's vertices: global sample indices `coord · quads + (0..=quads)`
+    /// at its level's spacing, so neighbours compute their shared edge from the same integers
+    /// (the positions of [`TerrainConfig::vertex_position`]).
     pub fn grid(&self) -> GridSpec {
         chunk_grid(self.coord, self.quads, self.spacing)
     }
+
+    /// The parent's vertices inside this chunk: every other vertex of this chunk, sampled with
+    /// the parent's spacing and detail from the parent's own global indices, so they are the
+    /// parent's heights bit for bit.
+    fn parent_grid(&self, spacing: f64) -> GridSpec {
+        chunk_grid(self.coord, self.quads / 2, spacing)
+    }
 }
 
-/// A chunk's mesh buffers, positions relative to the chunk's corner `(x·size, 0, z·size)`.
+/// A chunk's mesh buffers, positions relative to the chunk's corner (`coord · size`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ChunkMeshData {
     /// Vertex positions: the `(quads + 1)²` grid, then the skirt vertices.
@@ -98,9 +117,14 @@ pub struct ChunkMeshData {
     /// Linear RGBA vertex colours by height and slope; empty for a job without colours.
     pub colors: Vec<[f32; 4]>,
     /// The erosion crease mask (0 on ridges, 1 in gullies) in `x`, `y` unused: Bevy's second
-    /// UV channel, so that the terrain material reads it without a custom vertex shader. Empty
-    /// when the noise has no erosion.
+    /// UV channel, so that the terrain material reads it without a custom vertex attribute.
+    /// Empty when the noise has no erosion.
     pub creases: Vec<[f32; 2]>,
+    /// The morph target of every vertex ([`ATTRIBUTE_MORPH`]): the parent level's height there
+    /// and its normal (at the parent's own vertices, the parent's; between them, interpolated
+    /// along the parent's triangles, as the parent's mesh draws them). At the top level, the
+    /// chunk's own.
+    pub morph: Vec<[f32; 4]>,
     /// Triangle list: 16-bit when the vertices allow (up to 129² per chunk), else 32-bit.
     pub indices: Indices,
 }
@@ -113,6 +137,7 @@ impl Default for ChunkMeshData {
             uvs: Vec::new(),
             colors: Vec::new(),
             creases: Vec::new(),
+            morph: Vec::new(),
             indices: Indices::U16(Vec::new()),
         }
     }
@@ -125,9 +150,20 @@ impl ChunkMeshData {
         self.positions.is_empty() || self.indices.is_empty()
     }
 
+    /// The lowest and highest height of the mesh, morph targets included: what it can cover
+    /// on screen, whatever its morph.
+    pub fn height_range(&self) -> (f32, f32) {
+        let own = self.positions.iter().map(|p| p[1]);
+        let target = self.morph.iter().map(|m| m[0]);
+        own.chain(target)
+            .fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), y| {
+                (l.min(y), h.max(y))
+            })
+    }
+
     /// The Bevy mesh, with `RenderAssetUsages::MAIN_WORLD | RENDER_WORLD`: the buffers stay
-    /// readable in the app (for physics, scattering and tests). Colours go into
-    /// `ATTRIBUTE_COLOR` and creases into `ATTRIBUTE_UV_1` when there are any.
+    /// readable in the app (for tests and tools). Colours go into `ATTRIBUTE_COLOR`, creases
+    /// into `ATTRIBUTE_UV_1` and morph targets into [`ATTRIBUTE_MORPH`] when there are any.
     pub fn into_mesh(self) -> Mesh {
         let mut mesh = Mesh::new(
             PrimitiveTopology::TriangleList,
@@ -143,18 +179,87 @@ impl ChunkMeshData {
         if !self.creases.is_empty() {
             mesh.insert_attribute(Mesh::ATTRIBUTE_UV_1, self.creases);
         }
+        if !self.morph.is_empty() {
+            mesh.insert_attribute(ATTRIBUTE_MORPH, self.morph);
+        }
         mesh
     }
 }
 
-/// Builds chunk `job`: heights and exact normals from the grid path, UVs, colours and crease
-/// mask (when the job has them), two triangles per quad, and a skirt hanging from every edge so
-/// no crack shows between levels of detail.
+/// The parent level's surface at every vertex of an `n × n` chunk grid (`n − 1` even), from
+/// the parent's `m × m` vertices `parent` (heights and normals, `m = (n − 1)/2 + 1`): at a
+/// vertex the parent has, its own; between two of them along a row or column, their mean; at
+/// the centre of a parent quad, the mean of the two ends of the diagonal the parent's triangles
+/// share (from its `+x` corner to its `+z` corner, as [`triangles`] splits quads). A fine
+/// triangle lies within one parent triangle, so the fine mesh at these targets is the parent's
+/// surface exactly, and so are its interpolated normals.
+fn morph_targets(n: usize, parent: &[(f32, [f32; 3])], out: &mut Vec<[f32; 4]>) {
+    let m = (n - 1) / 2 + 1;
+    let at = |x: usize, z: usize| parent[z * m + x];
+    let mean = |(ha, na): (f32, [f32; 3]), (hb, nb): (f32, [f32; 3])| {
+        [
+            0.5 * (ha + hb),
+            0.5 * (na[0] + nb[0]),
+            0.5 * (na[1] + nb[1]),
+            0.5 * (na[2] + nb[2]),
+        ]
+    };
+    let whole = |(h, n): (f32, [f32; 3])| [h, n[0], n[1], n[2]];
+    for j in 0..n {
+        for i in 0..n {
+            let (x, z) = (i / 2, j / 2);
+            out.push(match (i % 2, j % 2) {
+                (0, 0) => whole(at(x, z)),
+                (1, 0) => mean(at(x, z), at(x + 1, z)),
+                (0, 1) => mean(at(x, z), at(x, z + 1)),
+                _ => mean(at(x + 1, z), at(x, z + 1)),
+            });
+        }
+    }
+}
+
+/// Builds chunk `job`: heights and exact normals from the grid path at its level's detail,
+/// UVs, colours and crease mask (when the job has them), the parent's surface as each vertex's
+/// morph target, two triangles per quad, and a skirt hanging from every edge so that no crack
+/// shows while a neighbour of another level is being replaced.
 pub fn build_chunk_mesh(job: &ChunkJob) -> ChunkMeshData {
     let n = job.quads as usize + 1;
+    // The parent's vertices first (in the thread's buffers, which the chunk's own fill reuses).
+    let parent = job.parent_spacing.map(|spacing| {
+        with_thread_samples(|samples| {
+            let m = job.quads as usize / 2 + 1;
+            let filled = samples.fill(
+                &job.tables,
+                &job.noise,
+                job.height_scale,
+                &job.parent_grid(spacing),
+                Detail::at_spacing(spacing),
+            );
+            if filled.is_err() || samples.len() != m * m {
+                return None;
+            }
+            Some(
+                (0..m * m)
+                    .map(|k| {
+                        let (h, n) = samples.ground(k).unwrap_or((0.0, bevy::math::Vec3::Y));
+                        (h, n.to_array())
+                    })
+                    .collect::<Vec<_>>(),
+            )
+        })
+    });
+    if matches!(parent, Some(None)) {
+        return ChunkMeshData::default();
+    }
     with_thread_samples(|samples| {
-        let filled = samples.fill(&job.tables, &job.noise, job.height_scale, &job.grid());
-        if filled.is_err() || samples.len() != n * n || n < 2 {
+        let filled = samples.fill(
+            &job.tables,
+            &job.noise,
+            job.height_scale,
+            &job.grid(),
+            job.detail(),
+        );
+        if filled.is_err() || samples.len() != n * n || n < 3 {
             return ChunkMeshData::default();
         }
         let vertices = n * n + 4 * n;
@@ -164,6 +269,7 @@ pub fn build_chunk_mesh(job: &ChunkJob) -> ChunkMeshData {
             uvs: Vec::with_capacity(vertices),
             colors: Vec::with_capacity(if job.ramp.is_some() { vertices } else { 0 }),
             creases: Vec::with_capacity(if job.creases { vertices } else { 0 }),
+            morph: Vec::with_capacity(vertices),
             indices: match u16::try_from(vertices) {
                 Ok(_) => Indices::U16(triangles(n)),
                 Err(_) => Indices::U32(triangles(n)),
@@ -194,12 +300,23 @@ pub fn build_chunk_mesh(job: &ChunkJob) -> ChunkMeshData {
                     .extend(samples.creases(row_of(j)).iter().map(|&c| [c, 0.0]));
             }
         }
+        match parent.flatten() {
+            Some(parent) => morph_targets(n, &parent, &mut mesh.morph),
+            None => mesh.morph.extend(
+                mesh.positions
+                    .iter()
+                    .zip(&mesh.normals)
+                    .map(|(p, n)| [p[1], n[0], n[1], n[2]]),
+            ),
+        }
         // Skirts: each edge's vertices again, lowered (the order `triangles` expects).
         for v in skirt_edges(n).into_iter().flatten() {
             let [x, y, z] = mesh.positions[v];
             mesh.positions.push([x, y - job.skirt_depth, z]);
             mesh.normals.push(mesh.normals[v]);
             mesh.uvs.push(mesh.uvs[v]);
+            let [h, nx, ny, nz] = mesh.morph[v];
+            mesh.morph.push([h - job.skirt_depth, nx, ny, nz]);
             if let Some(&colour) = mesh.colors.get(v) {
                 mesh.colors.push(colour);
             }

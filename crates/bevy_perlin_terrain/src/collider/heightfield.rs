@@ -8,7 +8,7 @@ use avian3d::parry::shape::{HeightFieldFlags, SharedShape};
 use avian3d::parry::utils::Array2;
 use avian3d::prelude::Collider;
 use bevy::math::Vec3;
-use perlin_core::{Fbm, GridSpec, NoiseTables};
+use perlin_core::{Detail, Fbm, GridSpec, NoiseTables};
 use std::sync::Arc;
 
 /// Everything a task needs to build one chunk's collider: plain data, cheap to clone (the
@@ -21,6 +21,8 @@ pub struct ColliderJob {
     chunk_size: f32,
     /// Quads per side.
     quads: u32,
+    /// The full detail of the sampler and of level-0 chunks, whatever the collider's spacing.
+    detail: Detail,
     coord: ChunkCoord,
 }
 
@@ -34,6 +36,7 @@ impl ColliderJob {
             height_scale: config.height_scale,
             chunk_size: config.chunk_size,
             quads: config.collision_resolution().max(2) - 1,
+            detail: Detail::at_spacing(config.vertex_spacing(0)),
             coord,
         }
     }
@@ -83,7 +86,7 @@ pub fn build_chunk_collider(job: &ColliderJob) -> Option<Collider> {
     };
     let heights = with_thread_samples(|samples| {
         samples
-            .fill(&job.tables, &job.noise, job.height_scale, &grid)
+            .fill(&job.tables, &job.noise, job.height_scale, &grid, job.detail)
             .ok()?;
         // Our samples run x fastest (`x + z·n`); a parry heightfield is column-major with rows
         // along z and columns along x (`z + x·n`).

@@ -11,15 +11,15 @@ mod systems;
 
 pub use heightfield::{ColliderJob, build_chunk_collider};
 
-use crate::TerrainSystems;
 use crate::chunk::ChunkCoord;
 use crate::config::TerrainConfig;
+use crate::sets::TerrainSystems;
+use crate::tasks::TaskQueue;
 use avian3d::prelude::Collider;
 use bevy::ecs::lifecycle::HookContext;
 use bevy::ecs::world::DeferredWorld;
 use bevy::platform::collections::{HashMap, HashSet};
 use bevy::prelude::*;
-use bevy::tasks::Task;
 use perlin_core::Fbm;
 
 /// Put this on every body that should have ground under it (a character, a vehicle, a ball):
@@ -52,6 +52,7 @@ struct ColliderShape {
     noise: Fbm,
     height_scale: f32,
     chunk_size: f32,
+    chunk_resolution: u32,
     resolution: u32,
 }
 
@@ -62,21 +63,21 @@ struct Built {
     generation: u64,
 }
 
-/// A collider being built.
+/// What is kept beside a collider being built.
 struct Pending {
-    task: Task<Option<Collider>>,
     job: ColliderJob,
     generation: u64,
 }
 
-/// Every terrain collider in place and being built. Read-only outside the plugin.
-#[derive(Resource, Reflect, Default)]
-#[reflect(Resource, Default)]
+/// Every terrain collider in place and being built. Read-only outside the plugin, and only the
+/// plugin makes one.
+#[derive(Resource, Reflect)]
+#[reflect(Resource)]
 pub struct TerrainColliders {
     #[reflect(ignore)]
     built: HashMap<ChunkCoord, Built>,
     #[reflect(ignore)]
-    pending: HashMap<ChunkCoord, Pending>,
+    pending: TaskQueue<ChunkCoord, Option<Collider>, Pending>,
     /// Chunks the last plan wants colliders on.
     #[reflect(ignore)]
     wanted: HashSet<ChunkCoord>,
@@ -86,6 +87,7 @@ pub struct TerrainColliders {
     #[reflect(ignore)]
     shape: Option<ColliderShape>,
     /// Bumped whenever the shape changes.
+    #[reflect(ignore)]
     generation: u64,
     /// Where each body was at the last plan, for the velocity of bodies without one.
     #[reflect(ignore)]
@@ -94,13 +96,31 @@ pub struct TerrainColliders {
     #[reflect(ignore)]
     planned_for: Vec<(Entity, [Vec3; 2])>,
     /// Whether a plan has run.
+    #[reflect(ignore)]
     planned: bool,
     /// Whether something changed outside the planner (a collider was despawned, a task slot
     /// freed up for a chunk that waited).
+    #[reflect(ignore)]
     dirty: bool,
 }
 
 impl TerrainColliders {
+    /// An empty registry (the plugin's own).
+    pub(crate) fn new() -> Self {
+        Self {
+            built: HashMap::default(),
+            pending: TaskQueue::default(),
+            wanted: HashSet::default(),
+            retiring: Vec::new(),
+            shape: None,
+            generation: 0,
+            last_seen: HashMap::default(),
+            planned_for: Vec::new(),
+            planned: false,
+            dirty: false,
+        }
+    }
+
     /// Collider entities in place.
     pub fn count(&self) -> usize {
         self.built.len()
@@ -149,6 +169,7 @@ impl TerrainColliders {
             noise: config.noise,
             height_scale: config.height_scale,
             chunk_size: config.chunk_size,
+            chunk_resolution: config.chunk_resolution,
             resolution: config.collision_resolution(),
         };
         if self.shape == Some(shape) {
@@ -194,13 +215,14 @@ pub(crate) struct TerrainColliderPlugin;
 
 impl Plugin for TerrainColliderPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<TerrainColliders>()
+        app.insert_resource(TerrainColliders::new())
             .register_type::<TerrainColliders>()
             .register_type::<TerrainCollider>()
             .register_type::<TerrainChunkCollider>()
             .add_systems(
                 Update,
                 (
+                    systems::recover_registry.run_if(not(resource_exists::<TerrainColliders>)),
                     systems::plan_colliders.run_if(systems::bodies_or_colliders),
                     systems::place_colliders.run_if(systems::colliders_in_flight),
                 )

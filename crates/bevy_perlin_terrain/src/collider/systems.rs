@@ -1,28 +1,46 @@
 //! The collider systems: plan (retire, unload, cancel, schedule, build what is needed now) and
 //! place finished colliders.
 
-use super::plan::{LOOKAHEAD, URGENT_MARGIN, chunks_along, near_any};
+use super::plan::{LOOKAHEAD, URGENT_MARGIN, chunks_along, distance_to_chunk, near_any};
 use super::{
     Built, ColliderJob, Pending, TerrainChunkCollider, TerrainCollider, TerrainColliders,
     build_chunk_collider,
 };
 use crate::chunk::ChunkCoord;
 use crate::config::TerrainConfig;
-use crate::state::{ActiveTerrainConfig, TerrainTables};
-use crate::stream::{ChunkRegistry, TerrainRoot, current_affine};
+use crate::ground::{ActiveTerrainConfig, TerrainTables};
+use crate::space::{PlacementQuery, current_affine, root_space};
+use crate::stream::{ChunkRegistry, TerrainRoot};
+use crate::tasks::{Job, Urgency};
 use avian3d::prelude::{Collider, LinearVelocity, RigidBody};
-use bevy::math::{Affine3A, Vec3Swizzles};
+use bevy::math::Vec3Swizzles;
 use bevy::platform::collections::{HashMap, HashSet};
 use bevy::prelude::*;
-use bevy::tasks::{AsyncComputeTaskPool, futures::check_ready};
+
+/// A game removed the [`TerrainColliders`]: the colliders it knew go, and a new registry
+/// builds them again (the bodies' ground first, at once).
+pub(super) fn recover_registry(world: &mut World) {
+    warn!("the TerrainColliders resource was removed; the colliders are rebuilt");
+    let mut ours = world.query_filtered::<Entity, With<TerrainChunkCollider>>();
+    let entities: Vec<Entity> = ours.iter(world).collect();
+    for entity in entities {
+        if let Ok(e) = world.get_entity_mut(entity) {
+            e.despawn();
+        }
+    }
+    world.insert_resource(TerrainColliders::new());
+}
 
 /// Run condition of [`plan_colliders`]: whether there is a body to follow, a collider to keep
 /// or take away, or work the last plan left. Without bodies and colliders it is false and the
 /// executor skips the planner.
 pub(super) fn bodies_or_colliders(
     bodies: Query<(), With<TerrainCollider>>,
-    colliders: Res<TerrainColliders>,
+    colliders: Option<Res<TerrainColliders>>,
 ) -> bool {
+    let Some(colliders) = colliders else {
+        return false;
+    };
     !bodies.is_empty()
         || !colliders.built.is_empty()
         || !colliders.pending.is_empty()
@@ -32,8 +50,8 @@ pub(super) fn bodies_or_colliders(
 
 /// Run condition of [`place_colliders`]: whether a collider is being built or an old one waits
 /// to be retired.
-pub(super) fn colliders_in_flight(colliders: Res<TerrainColliders>) -> bool {
-    !colliders.pending.is_empty() || !colliders.retiring.is_empty()
+pub(super) fn colliders_in_flight(colliders: Option<Res<TerrainColliders>>) -> bool {
+    colliders.is_some_and(|c| !c.pending.is_empty() || !c.retiring.is_empty())
 }
 
 /// Where the bodies are and where they are going (in the terrain root's space), which chunks
@@ -54,7 +72,7 @@ pub(super) fn plan_colliders(
         ),
         With<TerrainCollider>,
     >,
-    roots: Query<(&Transform, &GlobalTransform, Has<ChildOf>), With<TerrainRoot>>,
+    roots: PlacementQuery<With<TerrainRoot>>,
     active: Option<Res<ActiveTerrainConfig>>,
     tables: Option<Res<TerrainTables>>,
     chunks: Res<ChunkRegistry>,
@@ -78,10 +96,7 @@ pub(super) fn plan_colliders(
     let reshaped = colliders.follow_shape(config, tables.seed());
 
     // Bodies in the terrain's space, each swept from where it is to where it will be.
-    let root_space = chunks
-        .root()
-        .and_then(|root| roots.get(root).ok())
-        .map_or(Affine3A::IDENTITY, |root| current_affine(root).inverse());
+    let root_space = root_space(chunks.root(), &roots);
     let dt = time.delta_secs();
     let radius = config.collision.radius;
     let mut paths = Vec::with_capacity(bodies.iter().len());
@@ -166,42 +181,35 @@ pub(super) fn plan_colliders(
         .pending
         .retain(|coord, task| task.generation == generation && wanted.contains(coord));
 
-    // What is missing or outdated, missing first, then nearest.
-    let mut jobs: Vec<(bool, f32, ChunkCoord)> = wanted
-        .iter()
-        .filter(|coord| {
-            !colliders.pending.contains_key(*coord)
-                && colliders
-                    .built
-                    .get(*coord)
-                    .is_none_or(|b| b.generation != generation)
-        })
-        .map(|&coord| {
-            let centre = (coord.as_vec2() + 0.5) * size;
-            let distance = paths
-                .iter()
-                .map(|[p, _]| p.xz().distance(centre))
-                .fold(f32::INFINITY, f32::min);
-            (colliders.built.contains_key(&coord), distance, coord)
-        })
-        .collect();
-    jobs.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
-    let pool = AsyncComputeTaskPool::get();
-    let free = (config.max_tasks_in_flight as usize).saturating_sub(colliders.pending.len());
-    colliders.dirty = jobs.len() > free;
-    for (_, _, coord) in jobs.into_iter().take(free) {
+    // What is missing or outdated: missing first, then nearest.
+    let mut jobs = Vec::new();
+    for &coord in &wanted {
+        let outdated = colliders
+            .built
+            .get(&coord)
+            .is_none_or(|b| b.generation != generation);
+        if !outdated || colliders.pending.get(&coord).is_some() {
+            continue;
+        }
+        let distance = paths
+            .iter()
+            .map(|[p, _]| distance_to_chunk(p.xz(), coord, size))
+            .fold(f32::INFINITY, f32::min);
         let job = ColliderJob::new(tables.tables().clone(), config, coord);
-        let task_job = job.clone();
-        let task = pool.spawn(async move { build_chunk_collider(&task_job) });
-        colliders.pending.insert(
-            coord,
-            Pending {
-                task,
-                job,
-                generation,
+        let work = job.clone();
+        jobs.push(Job {
+            key: coord,
+            meta: Pending { job, generation },
+            urgency: Urgency {
+                hole: !colliders.built.contains_key(&coord),
+                distance,
             },
-        );
+            work: move || build_chunk_collider(&work),
+        });
     }
+    colliders.dirty = colliders
+        .pending
+        .start(jobs, config.max_tasks_in_flight as usize);
 
     colliders.wanted = wanted;
 
@@ -218,13 +226,16 @@ pub(super) fn ground_new_body(
     add: On<Add, TerrainCollider>,
     mut commands: Commands,
     bodies: Query<(&Transform, &GlobalTransform, Has<ChildOf>)>,
-    roots: Query<(&Transform, &GlobalTransform, Has<ChildOf>), With<TerrainRoot>>,
+    roots: PlacementQuery<With<TerrainRoot>>,
     active: Option<Res<ActiveTerrainConfig>>,
     tables: Option<Res<TerrainTables>>,
-    chunks: Res<ChunkRegistry>,
-    mut colliders: ResMut<TerrainColliders>,
+    chunks: Option<Res<ChunkRegistry>>,
+    colliders: Option<ResMut<TerrainColliders>>,
 ) {
-    let (Some(active), Some(tables), Some(root)) = (active, tables, chunks.root()) else {
+    let root = chunks.and_then(|c| c.root());
+    let (Some(active), Some(tables), Some(root), Some(mut colliders)) =
+        (active, tables, root, colliders)
+    else {
         return;
     };
     let Ok(body) = bodies.get(add.entity) else {
@@ -238,9 +249,7 @@ pub(super) fn ground_new_body(
     }
     let config = active.config();
     colliders.follow_shape(config, tables.seed());
-    let root_space = roots
-        .get(root)
-        .map_or(Affine3A::IDENTITY, |root| current_affine(root).inverse());
+    let root_space = root_space(Some(root), &roots);
     let p = root_space.transform_point3(current_affine(body).translation.into());
     let mut near = HashSet::default();
     chunks_along(
@@ -267,7 +276,7 @@ fn build_now(
         if colliders.built.contains_key(&coord) {
             continue;
         }
-        let job = match colliders.pending.remove(&coord) {
+        let job = match colliders.pending.cancel(&coord) {
             Some(pending) if pending.generation == generation => pending.job,
             _ => ColliderJob::new(tables.tables().clone(), config, coord),
         };
@@ -287,22 +296,12 @@ pub(super) fn place_colliders(
 ) {
     let colliders = &mut *colliders;
     let Some(root) = chunks.root() else { return };
-    let mut finished = Vec::new();
-    for (&coord, pending) in colliders.pending.iter_mut() {
-        if pending.task.is_finished()
-            && let Some(collider) = check_ready(&mut pending.task)
-        {
-            finished.push((coord, collider));
-        }
-    }
+    let finished = colliders.pending.finished(usize::MAX);
     if !finished.is_empty() {
         // Task slots freed up for chunks that may be waiting.
         colliders.dirty = true;
     }
-    for (coord, collider) in finished {
-        let Some(pending) = colliders.pending.remove(&coord) else {
-            continue;
-        };
+    for (_, pending, collider) in finished {
         if let Some(collider) = collider {
             place(
                 &mut commands,

@@ -45,6 +45,9 @@ pub enum TerrainConfigLoadError {
     },
 }
 
+/// What a file still using 0.1's `lod_distances` is told.
+const LOD_DISTANCES_REPLACED: &str = "`lod_distances` is gone: levels of detail now double the chunk size as they halve the detail (a quadtree), so one distance lays them all out. Write `lod_distance: 320.0` instead: the metres out to which full detail is drawn (at least 4 × chunk_size), each coarser level reaching twice as far; `view_distance` can then be tens of kilometres.";
+
 /// Parses and validates a config; `path` only labels the errors. The loader's whole work,
 /// callable without an `App` (tools, tests): never panics, whatever the bytes.
 pub fn parse_config(path: &str, bytes: &[u8]) -> Result<TerrainConfig, TerrainConfigLoadError> {
@@ -66,14 +69,15 @@ pub fn parse_config(path: &str, bytes: &[u8]) -> Result<TerrainConfig, TerrainCo
     })?;
     let config: TerrainConfig =
         serde_path_to_error::deserialize(&mut deserializer).map_err(|e| {
-            let field = e.path().to_string();
+            let mut field = e.path().to_string();
             let position = deserializer.span_error(ron::Error::Eof).span.start;
-            parse_error(
-                position.line,
-                position.col,
-                field,
-                e.into_inner().to_string(),
-            )
+            let mut message = e.into_inner().to_string();
+            if message.contains("`lod_distances`") {
+                // A preset written for 0.1's levels of detail: say what it means now.
+                field = "lod_distances".into();
+                message = LOD_DISTANCES_REPLACED.into();
+            }
+            parse_error(position.line, position.col, field, message)
         })?;
     deserializer.end().map_err(|e| {
         let position = deserializer.span_error(ron::Error::Eof).span.start;

@@ -6,6 +6,7 @@
 
 mod collision;
 mod loader;
+mod lod;
 mod look;
 mod save;
 mod scatter;
@@ -15,10 +16,12 @@ mod validate;
 pub use collision::Collision;
 pub(crate) use loader::TerrainConfigLoader;
 pub use loader::{TerrainConfigLoadError, parse_config};
+pub(crate) use lod::{HYSTERESIS, REPLAN};
+pub use lod::{LodLayout, MAX_LOD, MIN_MORPH};
 pub use look::{
     EdgeNoise, GroundDetail, HeightBand, LayerTexture, MAX_BANDS, Snow, TerrainColours, Water,
 };
-pub use scatter::{MAX_SCATTER_LAYERS, ScatterLayer, SoftRange};
+pub use scatter::{FarColour, MAX_FAR_COLOURS, MAX_SCATTER_LAYERS, ScatterLayer, SoftRange};
 pub use source::TerrainConfigSource;
 pub(crate) use source::{ColoursInMesh, TerrainConfigPlugin};
 pub use validate::{
@@ -51,10 +54,10 @@ use serde::{Deserialize, Serialize};
 ///   [`TerrainLook::VertexColours`](crate::TerrainLook::VertexColours) they are in the mesh, and
 ///   a change rebuilds every chunk);
 /// - **what is scattered**: `scatter`: the instances of the chunks in view are placed again;
-/// - **how it streams**: `view_distance`, `lod_distances`, `max_tasks_in_flight`,
-///   `max_uploads_per_frame`, `collision`: changing one applies at once, and only chunks whose
-///   level of detail changes are rebuilt (a new collision resolution rebuilds the colliders,
-///   each old one staying until its replacement is in place).
+/// - **how it streams**: `view_distance`, `lod_distance`, `max_tasks_in_flight`,
+///   `max_uploads_per_frame`, `collision`: changing one applies at once, and only chunks that
+///   the new layout splits or merges are rebuilt (a new collision resolution rebuilds the
+///   colliders, each old one staying until its replacement is in place).
 ///
 /// [`ActiveTerrainConfig::generation`]: crate::ActiveTerrainConfig::generation
 #[derive(Asset, Reflect, Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -72,19 +75,27 @@ pub struct TerrainConfig {
     pub chunk_size: f32,
     /// Vertices per chunk side at full detail: 2ᵏ + 1 for k from 2 to 10 (5, 9, …, 129, …, 1025).
     pub chunk_resolution: u32,
-    /// Chunks whose centre is within this many metres of a viewer are kept (> 0).
+    /// Metres from the nearest viewer within which the terrain is drawn (from `chunk_size / 2`
+    /// to 1000 km; the bounds on chunks and memory below cap it for a given layout).
     pub view_distance: f32,
-    /// Distances in metres, increasing, where detail halves: a chunk beyond `lod_distances[i]`
-    /// uses LOD `i + 1` (half the vertices per side of LOD `i`).
-    pub lod_distances: Vec<f32>,
+    /// Metres from the nearest viewer out to which full detail (level 0: chunks of
+    /// `chunk_size`) is drawn. Each coarser level reaches twice as far with chunks twice as
+    /// large, so the chunk count grows with the logarithm of the view distance (see
+    /// [`LodLayout`]). At least 4 × `chunk_size`, so that neighbouring chunks differ by at most
+    /// one level and finish morphing before their neighbours begin.
+    ///
+    /// This replaces the `lod_distances` list of 0.1 (where each level halved the vertices of
+    /// a chunk of fixed size); a file that still has it is refused with what to write instead.
+    pub lod_distance: f32,
     /// The most chunk meshes generated at once on the async compute pool (1 to 256).
     pub max_tasks_in_flight: u32,
     /// The most finished chunk meshes turned into entities per frame (1 to 256).
     pub max_uploads_per_frame: u32,
     /// Height of the water surface in metres; below it vertices take the sea-bed colour.
     pub sea_level: f32,
-    /// Depth in metres of the skirts hung from chunk edges to hide cracks between levels of
-    /// detail; `None` picks 5% of `height_scale` plus two vertex spacings.
+    /// Depth in metres of the skirts hung from chunk edges, which hide any crack between levels
+    /// of detail while chunks are being replaced; `None` picks 5% of `height_scale` plus two
+    /// vertex spacings of the chunk's level.
     pub skirt_depth: Option<f32>,
     /// Ground colours by height, slope, snow and creases.
     pub colours: TerrainColours,
@@ -110,8 +121,8 @@ impl Default for TerrainConfig {
             height_scale: 160.0,
             chunk_size: 64.0,
             chunk_resolution: 65,
-            view_distance: 900.0,
-            lod_distances: vec![200.0, 400.0, 700.0],
+            view_distance: 12_000.0,
+            lod_distance: 320.0,
             max_tasks_in_flight: 8,
             max_uploads_per_frame: 4,
             sea_level: -12.0,
@@ -156,7 +167,7 @@ impl TerrainConfig {
             chunk_size,
             chunk_resolution,
             view_distance,
-            lod_distances,
+            lod_distance,
             max_tasks_in_flight,
             max_uploads_per_frame,
             sea_level,
@@ -176,28 +187,30 @@ impl TerrainConfig {
             look: *colours != old.colours || *sea_level != old.sea_level || *water != old.water,
             scatter: *scatter != old.scatter,
             streaming: *view_distance != old.view_distance
-                || *lod_distances != old.lod_distances
+                || *lod_distance != old.lod_distance
                 || *max_tasks_in_flight != old.max_tasks_in_flight
                 || *max_uploads_per_frame != old.max_uploads_per_frame
                 || *collision != old.collision,
         }
     }
 
-    /// Vertices per chunk side at `lod`: `(chunk_resolution − 1) / 2^lod + 1`, at least 2.
-    pub fn resolution_at(&self, lod: u8) -> u32 {
-        (self.chunk_resolution.saturating_sub(1) >> lod.min(31)).max(1) + 1
+    /// Where each level of detail is drawn (see [`LodLayout`]).
+    pub fn lod_layout(&self) -> LodLayout {
+        LodLayout::new(self)
     }
 
-    /// Metres between neighbouring vertices at `lod`: `chunk_size / (resolution_at(lod) − 1)`.
+    /// Metres between neighbouring vertices of a chunk of level `lod`:
+    /// `chunk_size · 2^lod / (chunk_resolution − 1)`.
     pub fn vertex_spacing(&self, lod: u8) -> f64 {
-        self.chunk_size as f64 / (self.resolution_at(lod) - 1) as f64
+        self.chunk_size as f64 * f64::from(lod.min(MAX_LOD)).exp2()
+            / (self.chunk_resolution.max(2) - 1) as f64
     }
 
-    /// The world position (`x`, `z`) of vertex `(i, j)` of chunk `coord` at `lod`: global sample
-    /// indices `coord · quads + (i, j)` times the vertex spacing, so neighbouring chunks compute
-    /// their shared edge from the same integers.
+    /// The world position (`x`, `z`) of vertex `(i, j)` of the chunk at `coord` of level `lod`:
+    /// global sample indices `coord · quads + (i, j)` times the level's vertex spacing, so
+    /// neighbouring chunks compute their shared edge from the same integers.
     pub fn vertex_position(&self, coord: IVec2, lod: u8, i: u32, j: u32) -> [f64; 2] {
-        let quads = (self.resolution_at(lod) - 1) as i64;
+        let quads = (self.chunk_resolution.max(2) - 1) as i64;
         let spacing = self.vertex_spacing(lod);
         [
             (coord.x as i64 * quads + i as i64) as f64 * spacing,
@@ -205,14 +218,14 @@ impl TerrainConfig {
         ]
     }
 
-    /// The coarsest level of detail, `lod_distances.len()`.
+    /// The coarsest level of detail the view needs.
     pub fn max_lod(&self) -> u8 {
-        self.lod_distances.len().min(u8::MAX as usize) as u8
+        self.lod_layout().top()
     }
 
-    /// The level of detail for a chunk whose centre is `distance` metres from the viewer.
+    /// The level of detail drawn `distance` metres from a viewer.
     pub fn lod_for(&self, distance: f32) -> u8 {
-        self.lod_distances.iter().filter(|&&d| distance > d).count() as u8
+        self.lod_layout().lod_at(distance as f64)
     }
 
     /// Height samples per side of a chunk's collider (see [`Collision::resolution`]).
@@ -220,9 +233,9 @@ impl TerrainConfig {
         self.collision.resolution.unwrap_or(self.chunk_resolution)
     }
 
-    /// Skirt depth in metres (see [`TerrainConfig::skirt_depth`]).
-    pub fn skirt_depth_or_auto(&self) -> f32 {
+    /// Skirt depth in metres of a chunk of level `lod` (see [`TerrainConfig::skirt_depth`]).
+    pub fn skirt_depth_at(&self, lod: u8) -> f32 {
         self.skirt_depth
-            .unwrap_or(0.05 * self.height_scale + 2.0 * self.vertex_spacing(0) as f32)
+            .unwrap_or(0.05 * self.height_scale + 2.0 * self.vertex_spacing(lod) as f32)
     }
 }

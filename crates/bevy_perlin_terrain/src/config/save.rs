@@ -85,7 +85,7 @@ impl Fields for TerrainConfig {
             chunk_size: _,
             chunk_resolution: _,
             view_distance: _,
-            lod_distances: _,
+            lod_distance: _,
             max_tasks_in_flight: _,
             max_uploads_per_frame: _,
             sea_level: _,
@@ -102,7 +102,7 @@ impl Fields for TerrainConfig {
         }
         fields!(out, self, d;
             leaf height_scale, leaf chunk_size, leaf chunk_resolution, leaf view_distance,
-            leaf lod_distances, leaf max_tasks_in_flight, leaf max_uploads_per_frame,
+            leaf lod_distance, leaf max_tasks_in_flight, leaf max_uploads_per_frame,
             leaf sea_level, leaf skirt_depth);
         if *water != d.water {
             out.optional("water", water);
@@ -201,7 +201,7 @@ impl Fields for ScatterLayer {
         fields!(out, self, d;
             leaf name, leaf density, leaf spacing, leaf height, leaf slope, leaf creases,
             leaf scale, leaf rotation, leaf tilt, leaf align_to_normal, leaf sink,
-            leaf view_distance);
+            leaf view_distance, leaf far_colour);
     }
 }
 

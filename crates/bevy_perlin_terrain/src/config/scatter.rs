@@ -6,6 +6,9 @@ use serde::{Deserialize, Serialize};
 /// The most scatter layers in a config.
 pub const MAX_SCATTER_LAYERS: usize = 16;
 
+/// The most scatter layers with a [`FarColour`] (the terrain material's table).
+pub const MAX_FAR_COLOURS: usize = 4;
+
 /// One kind of object scattered over the terrain: where it may stand (height, slope, creases,
 /// each with soft edges), how densely and how far apart, how each instance varies, and how far
 /// from the viewers it is shown. The game says what it looks like by its `name` (see
@@ -53,9 +56,38 @@ pub struct ScatterLayer {
     pub align_to_normal: bool,
     /// Metres the base sits below the ground (negative: above it), before scaling.
     pub sink: f32,
-    /// Chunks whose centre is within this many metres of a viewer carry the layer (at most
-    /// the terrain's `view_distance`).
+    /// The layer is placed on the full-detail cells (`chunk_size` squares) within this many
+    /// metres of a viewer (at most the terrain's `view_distance`).
     pub view_distance: f32,
+    /// Beyond `view_distance`, the terrain material paints this colour where the layer's rules
+    /// (height, slope, creases) would place it, so far hills are not bald (a forest's darker
+    /// canopy); `None` for nothing (at most [`MAX_FAR_COLOURS`] layers have one).
+    pub far_colour: Option<FarColour>,
+}
+
+/// How a scatter layer shows beyond its view distance: a colour over the ground where its
+/// rules would place it.
+///
+/// ```ron
+/// far_colour: Some((colour: (0.02, 0.07, 0.02), cover: 0.85)),
+/// ```
+#[derive(Reflect, Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[reflect(Default, Debug, Clone, PartialEq)]
+#[serde(default, deny_unknown_fields)]
+pub struct FarColour {
+    /// Linear RGB, each 0 to 1.
+    pub colour: [f32; 3],
+    /// How much of the ground it covers where the rules hold fully, 0 to 1.
+    pub cover: f32,
+}
+
+impl Default for FarColour {
+    fn default() -> Self {
+        Self {
+            colour: [0.02, 0.06, 0.02],
+            cover: 0.85,
+        }
+    }
 }
 
 impl Default for ScatterLayer {
@@ -81,6 +113,7 @@ impl Default for ScatterLayer {
             align_to_normal: false,
             sink: 0.0,
             view_distance: 400.0,
+            far_colour: None,
         }
     }
 }

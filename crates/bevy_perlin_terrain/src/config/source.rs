@@ -1,8 +1,8 @@
 //! Which config is in force: the asset (hot-reloaded), or one set in code.
 
 use super::{TerrainConfig, TerrainConfigLoader};
-use crate::TerrainSystems;
-use crate::state::{ActiveTerrainConfig, TerrainTables, next_state};
+use crate::ground::{ActiveTerrainConfig, TerrainTables, next_state};
+use crate::sets::TerrainSystems;
 use bevy::asset::{AssetEvent, AssetServer, Assets, Handle};
 use bevy::ecs::system::SystemState;
 use bevy::log::error;
@@ -41,27 +41,12 @@ pub(crate) struct ColoursInMesh(pub bool);
 
 impl Plugin for TerrainConfigPlugin {
     fn build(&self, app: &mut App) {
-        app.init_asset::<TerrainConfig>()
-            .init_asset_loader::<TerrainConfigLoader>()
-            .register_type::<TerrainConfig>()
+        app.register_type::<TerrainConfig>()
             .register_type::<TerrainConfigSource>()
             .register_type::<ActiveTerrainConfig>()
             .register_type::<TerrainTables>()
-            .insert_resource(ColoursInMesh(self.colours_in_mesh))
-            .add_systems(
-                Update,
-                apply_config
-                    .run_if(
-                        resource_changed::<TerrainConfigSource>
-                            .or_eager(on_message::<AssetEvent<TerrainConfig>>),
-                    )
-                    .in_set(TerrainSystems::Config),
-            );
-        // `init_asset` above needs the asset server, so it is here to resolve a path now.
+            .insert_resource(ColoursInMesh(self.colours_in_mesh));
         let source = match &self.source {
-            TerrainConfigSource::Path(path) => {
-                TerrainConfigSource::Asset(app.world().resource::<AssetServer>().load(path.clone()))
-            }
             TerrainConfigSource::Fixed(config) => {
                 // A config set in code is in force (with its tables and sampler) from the first
                 // frame.
@@ -69,9 +54,42 @@ impl Plugin for TerrainConfigPlugin {
                 next_state(config.clone(), None, self.colours_in_mesh).apply_now(app.world_mut());
                 TerrainConfigSource::Fixed(config)
             }
+            // A path is loaded when the terrain's systems first run.
             other => other.clone(),
         };
         app.insert_resource(source);
+    }
+
+    /// The config asset needs Bevy's asset server, which exists by now whatever order the
+    /// plugins were added in.
+    fn finish(&self, app: &mut App) {
+        if !app.world().contains_resource::<AssetServer>() {
+            if !matches!(self.source, TerrainConfigSource::Fixed(_)) {
+                error!(
+                    "PerlinTerrainPlugin: a .terrain.ron config needs Bevy's AssetPlugin (DefaultPlugins has it); no terrain"
+                );
+            }
+            app.add_systems(
+                Update,
+                apply_fixed_config
+                    .run_if(resource_changed::<TerrainConfigSource>)
+                    .in_set(TerrainSystems::Config),
+            );
+            return;
+        }
+        if !app.world().contains_resource::<Assets<TerrainConfig>>() {
+            app.init_asset::<TerrainConfig>()
+                .init_asset_loader::<TerrainConfigLoader>();
+        }
+        app.add_systems(
+            Update,
+            apply_config
+                .run_if(
+                    resource_changed::<TerrainConfigSource>
+                        .or_eager(on_message::<AssetEvent<TerrainConfig>>),
+                )
+                .in_set(TerrainSystems::Config),
+        );
     }
 }
 
@@ -98,10 +116,31 @@ type ConfigParams<'w, 's> = (
     MessageReader<'w, 's, AssetEvent<TerrainConfig>>,
 );
 
+/// The config that would go live, validated: whatever path it came by (set in code, loaded
+/// from a file, added to or edited in `Assets<TerrainConfig>`), an invalid one is reported as
+/// a file's is (its name, the field, the allowed range) and `None` keeps the terrain on screen.
+fn validated(config: &TerrainConfig, name: impl std::fmt::Display) -> Option<TerrainConfig> {
+    match config.validate() {
+        Ok(()) => Some(config.clone()),
+        Err(e) => {
+            error!("{name}: {e}; the terrain on screen stays");
+            None
+        }
+    }
+}
+
+/// The name an asset's errors go by: its path, or its id for one added in code.
+fn asset_name(handle: &Handle<TerrainConfig>) -> String {
+    handle.path().map_or_else(
+        || format!("terrain config asset {:?}", handle.id()),
+        |p| p.to_string(),
+    )
+}
+
 /// Puts a new config in force: one set in code (when [`TerrainConfigSource`] changes) or a
-/// loaded or reloaded asset. Runs only in frames where the source changed or a config asset
-/// event came. An exclusive system, so that the streaming sees the new config in the same frame
-/// without a sync point that every other frame would pay for.
+/// loaded, reloaded or edited asset. Runs only in frames where the source changed or a config
+/// asset event came. An exclusive system, so that the streaming sees the new config in the same
+/// frame without a sync point that every other frame would pay for.
 fn apply_config(world: &mut World, params: &mut SystemState<ConfigParams>) {
     let Ok((mut source, active, tables, assets, server, colours_in_mesh, mut events)) =
         params.get_mut(world)
@@ -125,21 +164,44 @@ fn apply_config(world: &mut World, params: &mut SystemState<ConfigParams>) {
         *source = TerrainConfigSource::Asset(handle);
     }
     let candidate = match &*source {
-        TerrainConfigSource::Fixed(config) if switched => match config.validate() {
-            Ok(()) => Some(config.clone()),
-            Err(e) => {
-                error!("terrain config set in code: {e}; the terrain on screen stays");
-                None
-            }
-        },
-        TerrainConfigSource::Asset(handle) if switched || loaded.contains(&handle.id()) => {
-            assets.get(handle).cloned()
+        TerrainConfigSource::Fixed(config) if switched => {
+            validated(config, "terrain config set in code")
         }
+        TerrainConfigSource::Asset(handle) if switched || loaded.contains(&handle.id()) => assets
+            .get(handle)
+            .and_then(|config| validated(config, asset_name(handle))),
         _ => None,
     };
     // Apply only a config that differs from the one in force: the several events of one load,
     // or a save that changed nothing, never rebuild anything.
     let next = candidate
+        .filter(|config| active.as_ref().is_none_or(|a| a.config() != config))
+        .map(|config| {
+            let previous = active.as_deref().zip(tables.as_deref());
+            next_state(config, previous, colours_in_mesh.0)
+        });
+    if let Some(next) = next {
+        next.apply_now(world);
+    }
+}
+
+/// [`apply_config`] in an app without assets: only configs set in code.
+fn apply_fixed_config(
+    world: &mut World,
+    params: &mut SystemState<(
+        Res<TerrainConfigSource>,
+        Option<Res<ActiveTerrainConfig>>,
+        Option<Res<TerrainTables>>,
+        Res<ColoursInMesh>,
+    )>,
+) {
+    let Ok((source, active, tables, colours_in_mesh)) = params.get(world) else {
+        return;
+    };
+    let TerrainConfigSource::Fixed(config) = &*source else {
+        return;
+    };
+    let next = validated(config, "terrain config set in code")
         .filter(|config| active.as_ref().is_none_or(|a| a.config() != config))
         .map(|config| {
             let previous = active.as_deref().zip(tables.as_deref());

@@ -3,8 +3,8 @@
 //! frame or the memory can hold.
 
 use super::{
-    LayerTexture, MAX_BANDS, MAX_SCATTER_LAYERS, ScatterLayer, SoftRange, TerrainColours,
-    TerrainConfig, Water,
+    LayerTexture, MAX_BANDS, MAX_FAR_COLOURS, MAX_LOD, MAX_SCATTER_LAYERS, MIN_MORPH, ScatterLayer,
+    SoftRange, TerrainColours, TerrainConfig, Water,
 };
 use perlin_core::FieldError;
 
@@ -12,12 +12,14 @@ use perlin_core::FieldError;
 /// [`perlin_core::Fbm::validate`]'s, with the field's full path (`noise.octaves`).
 pub type ConfigError = FieldError;
 
-/// The most chunks a config may keep in view around one viewer (about π · (view_distance /
-/// chunk_size + 1)²). The planner looks at each of them when a viewer moves to another chunk.
+/// The most chunks the quadtree around one viewer may hold ([`LodLayout::most_chunks`], an
+/// upper bound). The planner walks them whenever a viewer moves a quarter of a chunk.
+///
+/// [`LodLayout::most_chunks`]: super::LodLayout::most_chunks
 pub const MAX_VIEW_CHUNKS: usize = 16_384;
 
-/// The most memory the chunk meshes around one viewer may take, in bytes (2 GiB): each chunk
-/// at the level of detail its distance gives, vertices (48 bytes) and indices.
+/// The most memory the chunk meshes around one viewer may take, in bytes (2 GiB): the tree's
+/// chunks, each with its vertices (72 bytes each at most) and indices.
 pub const MAX_MESH_BYTES: u64 = 2 << 30;
 
 /// The most memory chunk meshes being built at once may hold, in bytes (512 MiB): a full-detail
@@ -44,13 +46,13 @@ pub const MAX_SCATTER_PER_CHUNK: usize = 1 << 18;
 /// layer's density over the disc of its view distance): entities the app keeps.
 pub const MAX_SCATTER_IN_VIEW: usize = 400_000;
 
-/// Bytes of a chunk mesh of `n × n` vertices with skirts, at most: 56 per vertex (position,
-/// normal, UV, crease mask, colour), and 2 or 4 per index.
+/// Bytes of a chunk mesh of `n × n` vertices with skirts, at most: 72 per vertex (position,
+/// normal, UV, crease mask, morph target, colour), and 2 or 4 per index.
 pub(crate) fn chunk_mesh_bytes(n: u64) -> u64 {
     let vertices = n * n + 4 * n;
     let indices = 6 * (n - 1) * (n - 1) + 48 * (n - 1);
     let index_bytes = if vertices <= u16::MAX as u64 { 2 } else { 4 };
-    vertices * 56 + indices * index_bytes
+    vertices * 72 + indices * index_bytes
 }
 
 fn range(field: &str, value: f32, low: f32, high: f32, allowed: &str) -> Result<(), ConfigError> {
@@ -259,7 +261,12 @@ fn validate_scatter_layer(
         0.0,
         view_distance,
         &format!("finite, 0 to the terrain's view_distance ({view_distance})"),
-    )
+    )?;
+    if let Some(far) = &l.far_colour {
+        colour(&format!("{field}.far_colour.colour"), far.colour)?;
+        unit(&format!("{field}.far_colour.cover"), far.cover)?;
+    }
+    Ok(())
 }
 
 /// Samples per side `n` of a chunk grid: `2^k + 1` for `k` from 2 to 10 (`allowed` goes first
@@ -282,7 +289,8 @@ fn mib(bytes: u64) -> String {
 impl TerrainConfig {
     /// Returns the first field that makes no sense, with its allowed range; then the first limit
     /// the config would break ([`MAX_VIEW_CHUNKS`], [`MAX_MESH_BYTES`], [`MAX_IN_FLIGHT_BYTES`],
-    /// [`MAX_UPLOAD_BYTES`]), naming the field to change and the bound.
+    /// [`MAX_UPLOAD_BYTES`]), naming the field to change and the bound. The chunk bounds are
+    /// those of the quadtree, so views of 50 km and more validate at the default chunk size.
     pub fn validate(&self) -> Result<(), ConfigError> {
         self.noise.validate().map_err(|e| e.within("noise"))?;
         range(
@@ -300,7 +308,6 @@ impl TerrainConfig {
             "finite, 0.5 to 100000",
         )?;
         grid_resolution("chunk_resolution", self.chunk_resolution, "")?;
-        let k = self.chunk_resolution - 1;
         range(
             "view_distance",
             self.view_distance,
@@ -308,21 +315,33 @@ impl TerrainConfig {
             1e6,
             "finite, from chunk_size / 2 to 1000000",
         )?;
-        let mut previous = 0.0;
-        for (i, &d) in self.lod_distances.iter().enumerate() {
-            FieldError::require(
-                d.is_finite() && d > previous,
-                &format!("lod_distances[{i}]"),
-                d,
-                "finite, positive and increasing",
-            )?;
-            previous = d;
-        }
+        range(
+            "lod_distance",
+            self.lod_distance,
+            4.5 * self.chunk_size,
+            1e6,
+            &format!(
+                "finite, from 4.5 × chunk_size ({}) to 1000000 metres: full detail reaches far enough that neighbouring chunks differ by at most one level and each level has room to morph into the next",
+                4.5 * self.chunk_size
+            ),
+        )?;
+        let morph = self.lod_layout().shortest_morph();
         FieldError::require(
-            (self.lod_distances.len() as u32) < k.trailing_zeros(),
-            "lod_distances",
-            self.lod_distances.len(),
-            "fewer entries than k in chunk_resolution = 2^k + 1 (every level keeps at least 2 quads per side)",
+            morph >= MIN_MORPH,
+            "lod_distance",
+            self.lod_distance,
+            &format!(
+                "long enough that every level morphs over {MIN_MORPH} of its chunk at least (here {morph:.2}): lengthen lod_distance"
+            ),
+        )?;
+        let deepest = self.lod_distance as f64 * f64::from(MAX_LOD).exp2();
+        FieldError::require(
+            (self.view_distance as f64) <= deepest,
+            "view_distance",
+            self.view_distance,
+            &format!(
+                "at most lod_distance · 2^{MAX_LOD} ({deepest:.0} metres): the coarsest level of detail is {MAX_LOD}"
+            ),
         )?;
         for (field, v) in [
             ("max_tasks_in_flight", self.max_tasks_in_flight),
@@ -384,6 +403,17 @@ impl TerrainConfig {
             "scatter",
             self.scatter.len(),
             &format!("at most {MAX_SCATTER_LAYERS} layers"),
+        )?;
+        let far = self
+            .scatter
+            .iter()
+            .filter(|l| l.far_colour.is_some())
+            .count();
+        FieldError::require(
+            far <= MAX_FAR_COLOURS,
+            "scatter",
+            format!("{far} layers with a far_colour"),
+            &format!("at most {MAX_FAR_COLOURS} layers with a far_colour"),
         )?;
         let mut in_view = 0.0;
         for (i, layer) in self.scatter.iter().enumerate() {
@@ -450,52 +480,39 @@ impl TerrainConfig {
 
     /// The bounds on the work a config asks for (see [`TerrainConfig::validate`]).
     fn validate_limits(&self) -> Result<(), ConfigError> {
-        self.chunks_within(
-            "view_distance",
-            self.view_distance,
-            1.0,
-            MAX_VIEW_CHUNKS,
-            "chunks in view",
-        )?;
-        // The meshes in view: every ring of chunks at its level of detail.
-        let area = |r: f64| std::f64::consts::PI * r * r;
-        let chunk_area = (self.chunk_size as f64).powi(2);
-        let mut inner = 0.0;
-        let mut bytes = 0.0;
-        for lod in 0..=self.max_lod() {
-            let outer = self
-                .lod_distances
-                .get(lod as usize)
-                .map_or(self.view_distance as f64, |&d| {
-                    (d as f64).min(self.view_distance as f64)
-                });
-            let ring = (area(outer + self.chunk_size as f64) - area(inner)).max(0.0) / chunk_area;
-            bytes += ring * chunk_mesh_bytes(self.resolution_at(lod) as u64) as f64;
-            inner = outer;
-            if outer >= self.view_distance as f64 {
-                break;
-            }
+        // The quadtree around one viewer: its chunks, and their meshes.
+        let chunks = self.lod_layout().most_chunks();
+        if chunks > MAX_VIEW_CHUNKS as f64 {
+            return Err(FieldError::new(
+                "view_distance",
+                self.view_distance,
+                format!(
+                    "at most {MAX_VIEW_CHUNKS} chunks in view (about {chunks:.0} here with lod_distance {} and chunk_size {}): shorten view_distance or lengthen lod_distance only as far as needed, or raise chunk_size",
+                    self.lod_distance, self.chunk_size
+                ),
+            ));
         }
+        let chunk = chunk_mesh_bytes(self.chunk_resolution as u64);
+        let bytes = chunks * chunk as f64;
         if bytes > MAX_MESH_BYTES as f64 {
             return Err(FieldError::new(
                 "view_distance",
                 self.view_distance,
                 format!(
-                    "meshes in view of at most {} (about {} MiB here at chunk_resolution {} and these lod_distances): shorten view_distance, add lod_distances or lower chunk_resolution",
+                    "meshes in view of at most {} (about {} MiB here: {chunks:.0} chunks at chunk_resolution {}): shorten view_distance or lower chunk_resolution",
                     mib(MAX_MESH_BYTES),
                     (bytes / (1u64 << 20) as f64) as u64,
                     self.chunk_resolution
                 ),
             ));
         }
-        let chunk = chunk_mesh_bytes(self.chunk_resolution as u64);
         let tasks = (MAX_IN_FLIGHT_BYTES / chunk).max(1);
         FieldError::require(
             self.max_tasks_in_flight as u64 <= tasks,
             "max_tasks_in_flight",
             self.max_tasks_in_flight,
             &format!(
-                "at most {tasks} at chunk_resolution {} (each full-detail chunk being built holds {} KiB; in flight at most {})",
+                "at most {tasks} at chunk_resolution {} (each chunk being built holds {} KiB; in flight at most {})",
                 self.chunk_resolution,
                 chunk >> 10,
                 mib(MAX_IN_FLIGHT_BYTES)

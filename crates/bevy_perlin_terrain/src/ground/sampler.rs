@@ -1,11 +1,11 @@
 //! [`TerrainSampler`]: the terrain's height and normal anywhere, for placing objects, walking
 //! characters and keeping cameras above ground.
 
+use super::samples::with_thread_samples;
 use crate::config::TerrainConfig;
-use crate::ground::with_thread_samples;
 use bevy::math::{Vec2, Vec3};
 use bevy::prelude::*;
-use perlin_core::{Fbm, GridSpec, NoiseTables};
+use perlin_core::{Detail, Fbm, GridSpec, NoiseTables};
 use std::sync::Arc;
 
 /// Height and normal of the current terrain at any position in the terrain's own space (world
@@ -13,35 +13,67 @@ use std::sync::Arc;
 /// clone (the tables are shared); replaced whenever a config changes the ground. For a config
 /// set in code it exists from the first frame; for an asset, once it has loaded.
 ///
-/// At a mesh vertex (`x`, `z` equal to the vertex's, as `f64`, e.g. from
-/// [`TerrainConfig::vertex_position`]) it returns exactly the vertex's height and normal: both
-/// come from the same grid path over the same position. Between vertices it returns the true
-/// surface, which the mesh approximates with triangles.
+/// It is the full-detail surface: at a vertex of a level-0 chunk (`x`, `z` equal to the
+/// vertex's, as `f64`, e.g. from [`TerrainConfig::vertex_position`]) it returns exactly the
+/// vertex's height and normal, since both come from the same grid path over the same position
+/// with the same detail. Between vertices it returns the true surface, which the mesh
+/// approximates with triangles; far chunks (coarser levels) leave out what their spacing cannot
+/// show, so there the drawn ground is a smoothed version of this one.
 #[derive(Resource, Reflect, Clone, Debug)]
 #[reflect(Resource, Debug)]
 pub struct TerrainSampler {
     #[reflect(ignore)]
     tables: Arc<NoiseTables>,
+    #[reflect(ignore)]
     noise: Fbm,
+    #[reflect(ignore)]
     height_scale: f32,
+    /// Metres between the vertices of a level-0 chunk: the detail the sampler shows.
+    #[reflect(ignore)]
+    spacing: f64,
 }
 
 impl TerrainSampler {
-    /// A sampler for `config`, sharing `tables` (which must be built from `config.seed`).
+    /// A sampler for `config`, sharing `tables`. Tables built from another seed than
+    /// `config.seed` are not used (the sampler would disagree with every chunk): a warning is
+    /// logged and the sampler builds its own.
     pub fn new(tables: Arc<NoiseTables>, config: &TerrainConfig) -> Self {
+        let tables = if tables.seed() == config.seed {
+            tables
+        } else {
+            warn!(
+                "TerrainSampler::new: tables of seed {} for a config of seed {}; building the config's own",
+                tables.seed(),
+                config.seed
+            );
+            Arc::new(NoiseTables::from_seed(config.seed))
+        };
         Self {
             tables,
             noise: config.noise,
             height_scale: config.height_scale,
+            spacing: config.vertex_spacing(0),
         }
+    }
+
+    /// The detail of the full-detail surface: what a level-0 chunk shows.
+    pub(crate) fn detail(&self) -> Detail {
+        Detail::at_spacing(self.spacing)
     }
 
     /// Height, unit normal and crease mask at `(x, z)`; flat ground at 0 if the position cannot
     /// be sampled (never for finite coordinates).
     pub(crate) fn sample(&self, x: f64, z: f64) -> (f32, Vec3, f32) {
-        let spec = GridSpec::new([x, z], 1.0, [1, 1]);
+        // One sample of a grid with a level-0 chunk's step: the same detail, the same bits.
+        let spec = GridSpec::new([x, z], self.spacing, [1, 1]);
         with_thread_samples(|samples| {
-            let filled = samples.fill(&self.tables, &self.noise, self.height_scale, &spec);
+            let filled = samples.fill(
+                &self.tables,
+                &self.noise,
+                self.height_scale,
+                &spec,
+                self.detail(),
+            );
             match (filled, samples.ground(0), samples.crease(0)) {
                 (Ok(()), Some((h, n)), Some(c)) => (h, n, c),
                 _ => (0.0, Vec3::Y, 0.5),
@@ -112,7 +144,13 @@ impl TerrainSampler {
         }
         with_thread_samples(|samples| {
             if samples
-                .fill(&self.tables, &self.noise, self.height_scale, &spec)
+                .fill(
+                    &self.tables,
+                    &self.noise,
+                    self.height_scale,
+                    &spec,
+                    self.detail(),
+                )
                 .is_err()
             {
                 return false;

@@ -5,7 +5,7 @@
 //! bit.
 
 use bevy::math::Vec3;
-use perlin_core::{Fbm, GridError, GridSpec, NoiseTables};
+use perlin_core::{Detail, Fbm, GridError, GridKernel, GridSpec, NoiseTables};
 use std::cell::RefCell;
 use std::iter::Map;
 use std::ops::Range;
@@ -22,14 +22,15 @@ pub(crate) struct GroundSamples {
 }
 
 impl GroundSamples {
-    /// Samples `spec` (row-major, `x` along the first grid axis, `z` along the second). On an
-    /// error (a grid too large to address) no sample is left.
+    /// Samples `spec` (row-major, `x` along the first grid axis, `z` along the second) with the
+    /// octaves `detail` can show. On an error (a grid too large to address) no sample is left.
     pub fn fill(
         &mut self,
         tables: &NoiseTables,
         noise: &Fbm,
         height_scale: f32,
         spec: &GridSpec,
+        detail: Detail,
     ) -> Result<(), GridError> {
         let len = spec.len().ok_or(GridError::TooLarge)?;
         self.height_scale = height_scale;
@@ -39,12 +40,14 @@ impl GroundSamples {
         }
         self.gradients.clear();
         self.gradients.resize(len, [0.0; 2]);
-        let filled = noise.fill_grid_with_creases(
+        let filled = noise.fill_grid_detailed(
+            GridKernel::Auto,
             tables,
             spec,
+            detail,
             &mut self.values,
-            &mut self.gradients,
-            &mut self.creases,
+            Some(&mut self.gradients),
+            Some(&mut self.creases),
         );
         if filled.is_err() {
             self.values.clear();

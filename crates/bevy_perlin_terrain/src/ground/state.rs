@@ -2,20 +2,25 @@
 //! the seeded tables, the sampler. They change together, in [`next_state`], so they never
 //! disagree; outside the crate they are read-only.
 
+use super::sampler::TerrainSampler;
 use crate::config::{ConfigChanges, TerrainConfig};
-use crate::sampler::TerrainSampler;
 use bevy::prelude::*;
 use perlin_core::NoiseTables;
 use std::sync::Arc;
 
 /// The config the terrain is built from, and a counter that changes with every config that
 /// reshapes the mesh: chunk results computed for an older generation are dropped. Read-only:
-/// switch configs through [`TerrainConfigSource`](crate::TerrainConfigSource).
+/// switch configs through [`TerrainConfigSource`](crate::TerrainConfigSource) (inspectors see
+/// the resource, not its fields: an edit there would bypass validation and put the tables, the
+/// sampler and the meshes out of step).
 #[derive(Resource, Reflect, Clone, Debug)]
 #[reflect(Resource, Debug)]
 pub struct ActiveTerrainConfig {
+    #[reflect(ignore)]
     config: TerrainConfig,
+    #[reflect(ignore)]
     generation: u64,
+    #[reflect(ignore)]
     changes: ConfigChanges,
 }
 
@@ -42,6 +47,7 @@ impl ActiveTerrainConfig {
 #[derive(Resource, Reflect, Clone, Debug)]
 #[reflect(Resource, Debug)]
 pub struct TerrainTables {
+    #[reflect(ignore)]
     seed: u64,
     #[reflect(ignore)]
     tables: Arc<NoiseTables>,
@@ -60,7 +66,7 @@ impl TerrainTables {
 }
 
 /// What applying a config puts in force; `None` for a resource that stays as it is.
-pub(crate) struct NextState {
+pub(crate) struct NextGround {
     pub active: ActiveTerrainConfig,
     pub tables: Option<TerrainTables>,
     pub sampler: Option<TerrainSampler>,
@@ -72,10 +78,10 @@ pub(crate) fn next_state(
     config: TerrainConfig,
     previous: Option<(&ActiveTerrainConfig, &TerrainTables)>,
     colours_in_mesh: bool,
-) -> NextState {
+) -> NextGround {
     let Some((active, tables)) = previous else {
         let tables = Arc::new(NoiseTables::from_seed(config.seed));
-        return NextState {
+        return NextGround {
             sampler: Some(TerrainSampler::new(tables.clone(), &config)),
             tables: Some(TerrainTables {
                 seed: config.seed,
@@ -100,7 +106,7 @@ pub(crate) fn next_state(
         tables: Arc::new(NoiseTables::from_seed(config.seed)),
     });
     let shared = new_tables.as_ref().unwrap_or(tables).tables.clone();
-    NextState {
+    NextGround {
         sampler: changes.mesh.then(|| TerrainSampler::new(shared, &config)),
         tables: new_tables,
         active: ActiveTerrainConfig {
@@ -111,7 +117,7 @@ pub(crate) fn next_state(
     }
 }
 
-impl NextState {
+impl NextGround {
     /// Puts the state in force in `world` at once.
     pub fn apply_now(self, world: &mut World) {
         if let Some(tables) = self.tables {

@@ -11,12 +11,14 @@ pub use terrain_material::{TerrainMaterial, TerrainMaterialExtension, TerrainSha
 pub use textures::TerrainTextures;
 pub use water::{TerrainWater, WaterMaterial, WaterMaterialExtension, WaterShading};
 
-use crate::TerrainSystems;
 use crate::chunk::TerrainChunk;
-use crate::plugin::TerrainLook;
-use crate::state::ActiveTerrainConfig;
+use crate::ground::ActiveTerrainConfig;
+use crate::sets::{TerrainLook, TerrainSystems};
+use crate::stream::{ChunkRegistry, TerrainRoot};
 use bevy::pbr::MaterialPlugin;
 use bevy::prelude::*;
+use bevy::render::RenderPlugin;
+use bevy::render::erased_render_asset::ErasedRenderAssetPlugin;
 
 /// The materials the plugin gives its entities. Created once the app has the material assets;
 /// edit the assets behind the handles to tune what the config does not say (e.g. the
@@ -43,6 +45,10 @@ pub(crate) struct TerrainRenderPlugin {
     pub look: TerrainLook,
 }
 
+/// Marks that the material plugins are in the app.
+#[derive(Resource)]
+struct MaterialsAdded;
+
 impl Plugin for TerrainRenderPlugin {
     fn build(&self, app: &mut App) {
         app.insert_resource(ActiveLook(self.look))
@@ -64,23 +70,56 @@ impl Plugin for TerrainRenderPlugin {
                     ),
                     update_terrain_shading.run_if(
                         config_or_materials_changed
-                            .or_else(resource_changed::<textures::LayerTextureSlots>),
+                            .or_else(resource_changed::<textures::LayerTextureSlots>)
+                            .or_else(viewers_replanned),
                     ),
                 )
                     .chain_ignore_deferred()
                     .in_set(TerrainSystems::Look),
             )
             .add_observer(material_for_new_chunk);
-        // The material plugins need the render app; without one (a headless app with the
-        // feature on) the chunks simply get no material.
-        if app.is_plugin_added::<bevy::render::RenderPlugin>() {
-            terrain_material::embed_shaders(app);
-            app.add_plugins((
-                MaterialPlugin::<TerrainMaterial>::default(),
-                MaterialPlugin::<WaterMaterial>::default(),
-            ));
+        // Where the renderer is already in the app, the material plugins go in now, with the
+        // rest of the app's plugins; otherwise `finish` looks again.
+        if app.is_plugin_added::<RenderPlugin>() {
+            add_materials(app);
         }
     }
+
+    /// The renderer may have been added after the terrain: then its material plugins go in
+    /// now. (A plugin added while the app finishes misses its own `finish`, so the one the
+    /// material plugins' render assets need runs here.)
+    fn finish(&self, app: &mut App) {
+        if app.is_plugin_added::<RenderPlugin>()
+            && !app.world().contains_resource::<MaterialsAdded>()
+        {
+            add_materials(app);
+            ErasedRenderAssetPlugin::<MeshMaterial3d<TerrainMaterial>>::default().finish(app);
+            ErasedRenderAssetPlugin::<MeshMaterial3d<WaterMaterial>>::default().finish(app);
+        }
+    }
+}
+
+/// The shaders and the material plugins (which need the asset server and the renderer).
+fn add_materials(app: &mut App) {
+    if !app.world().contains_resource::<AssetServer>() {
+        error!(
+            "the terrain's material needs Bevy's AssetPlugin (DefaultPlugins has it); the chunks stay without material"
+        );
+        return;
+    }
+    terrain_material::embed_shaders(app);
+    app.add_plugins((
+        MaterialPlugin::<TerrainMaterial>::default(),
+        MaterialPlugin::<WaterMaterial>::default(),
+    ))
+    .insert_resource(MaterialsAdded);
+}
+
+/// Run condition of [`update_terrain_shading`]: whether the planner moved the viewers the
+/// chunks morph by (it touches the registry every frame it swaps chunks; the shading is then
+/// compared, and written only if it differs).
+fn viewers_replanned(registry: Option<Res<ChunkRegistry>>) -> bool {
+    registry.is_some_and(|r| r.is_changed())
 }
 
 /// Run condition of the systems that follow the config's look: whether the config in force
@@ -165,18 +204,35 @@ fn attach_material(
     }
 }
 
-/// Rewrites the terrain material's shading when the config's look (or its layer textures)
-/// changed; the GPU sees the change on the next frame, no chunk is rebuilt.
+/// Rewrites the terrain material's shading when the config's look (or its layer textures, or
+/// the viewers the chunks morph by) changed; the GPU sees the change on the next frame, no chunk
+/// is rebuilt.
 fn update_terrain_shading(
     active: Option<Res<ActiveTerrainConfig>>,
     slots: Res<textures::LayerTextureSlots>,
     materials: Option<Res<TerrainMaterials>>,
     mut assets: Option<ResMut<Assets<TerrainMaterial>>>,
+    registry: Option<Res<ChunkRegistry>>,
+    roots: Query<&GlobalTransform, With<TerrainRoot>>,
 ) {
     let (Some(active), Some(materials), Some(assets)) = (active, materials, assets.as_mut()) else {
         return;
     };
-    let extension = TerrainMaterialExtension::new(active.config(), &slots);
+    // The viewers the chunks were chosen for, in world space.
+    let root = registry
+        .as_ref()
+        .and_then(|r| r.root())
+        .and_then(|root| roots.get(root).ok())
+        .copied()
+        .unwrap_or_default();
+    let viewers: Vec<Vec2> = registry
+        .as_ref()
+        .map(|r| r.viewer_positions())
+        .unwrap_or_default()
+        .iter()
+        .map(|&p| root.transform_point(p).xz())
+        .collect();
+    let extension = TerrainMaterialExtension::new(active.config(), &slots, &viewers);
     // Compare through `Deref` first: a mutable borrow alone re-uploads the material.
     let unchanged = assets
         .get(&materials.terrain)

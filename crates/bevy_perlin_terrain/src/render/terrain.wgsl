@@ -10,27 +10,9 @@
     mesh_view_bindings::view,
 }
 #import bevy_perlin_terrain::noise::{value_noise, fbm3}
+#import bevy_perlin_terrain::terrain_bindings::shading
+#import bevy_perlin_terrain::geomorph::nearest_viewer
 
-struct TerrainShading {
-    // Per layer (0 sea bed, 1–8 bands, 9 rock, 10 snow): linear RGB, roughness.
-    layers: array<vec4<f32>, 12>,
-    // Per layer: albedo array layer (-1 none), normal array layer (-1 none), repeats per metre.
-    textures: array<vec4<f32>, 12>,
-    // Lower edge of each band, metres above sea level.
-    band_edges: array<vec4<f32>, 2>,
-    // Sea level, band blend, band count, edge noise height.
-    heights: vec4<f32>,
-    // Rock slope, rock blend, edge noise slope, 1 / edge noise size.
-    slopes: vec4<f32>,
-    // Snow line, its blend, snow's maximum slope, its slope blend.
-    snow: vec4<f32>,
-    // Snow on, crease strength, height blend, textures on.
-    flags: vec4<f32>,
-    // Detail strength, 1 / detail size, fade distance.
-    detail: vec4<f32>,
-}
-
-@group(#{MATERIAL_BIND_GROUP}) @binding(100) var<uniform> shading: TerrainShading;
 @group(#{MATERIAL_BIND_GROUP}) @binding(101) var albedo_layers: texture_2d_array<f32>;
 @group(#{MATERIAL_BIND_GROUP}) @binding(102) var albedo_sampler: sampler;
 @group(#{MATERIAL_BIND_GROUP}) @binding(103) var normal_layers: texture_2d_array<f32>;
@@ -176,17 +158,37 @@ fn blend(a: Ground, b: Ground, t: f32) -> Ground {
     );
 }
 
+// A soft range's weight at `v`: 1 from `r.x` to `r.y`, falling to 0 over `r.z` beyond each end.
+fn soft_range(v: f32, r: vec4<f32>) -> f32 {
+    let outside = max(r.x - v, v - r.y);
+    if outside <= 0.0 { return 1.0; }
+    if r.z <= 0.0 { return 0.0; }
+    return max(1.0 - outside / r.z, 0.0);
+}
+
+// How much of world-space noise of `frequency` (cycles per metre) a pixel `footprint` metres
+// wide can show without shimmering: all of it down to four pixels a cycle, none at two.
+fn resolvable(frequency: f32, footprint: f32) -> f32 {
+    return 1.0 - smoothstep(0.25, 0.5, footprint * frequency);
+}
+
 @fragment
 fn fragment(in: VertexOutput, @builtin(front_facing) is_front: bool) -> FragmentOutput {
     var pbr_input = pbr_input_from_standard_material(in, is_front);
     let p = in.world_position.xyz;
     let normal = normalize(in.world_normal);
+    let dpx = dpdx(p);
+    let dpy = dpdy(p);
+    // Metres a pixel covers: far ground drops the noise it cannot show instead of shimmering.
+    let footprint = max(length(dpx), length(dpy));
     let copy = smoothstep(-0.25, 0.25, fbm3(p.xz * (1.0 / 11.0) + vec2(13.1, -4.7)).x);
-    let site = Site(p, dpdx(p), dpdy(p), triplanar_weights(normal), copy);
+    let site = Site(p, dpx, dpy, triplanar_weights(normal), copy);
 
-    // Boundaries moved by two decorrelated noises: one for heights, one for slopes.
-    let edge = fbm3(p.xz * shading.slopes.w).x;
-    let edge2 = fbm3(p.zx * shading.slopes.w * 1.7 + vec2(41.0, 7.0)).x;
+    // Boundaries moved by two decorrelated noises: one for heights, one for slopes (their
+    // finest octave is a quarter of the edge size).
+    let edges = resolvable(4.0 * shading.slopes.w * 1.7, footprint);
+    let edge = fbm3(p.xz * shading.slopes.w).x * edges;
+    let edge2 = fbm3(p.zx * shading.slopes.w * 1.7 + vec2(41.0, 7.0)).x * edges;
     let above = p.y - shading.heights.x + edge * shading.heights.w;
     let slope = 1.0 - normal.y + edge2 * shading.slopes.z;
 
@@ -217,6 +219,27 @@ fn fragment(in: VertexOutput, @builtin(front_facing) is_front: bool) -> Fragment
     var roughness = ground.roughness;
 #ifdef VERTEX_UVS_B
     let crease = in.uv_b.x;
+#else
+    let crease = 0.5;
+#endif
+    // Beyond a scatter layer's view distance, its colour where its rules would place it: a
+    // forest's canopy on far hills.
+    let from_viewer = nearest_viewer(p.xz);
+    for (var k = 0u; k < u32(shading.canopy_count.x); k++) {
+        let look = shading.canopy[4u * k];
+        let heights = shading.canopy[4u * k + 1u];
+        let slopes = shading.canopy[4u * k + 2u];
+        let creases = shading.canopy[4u * k + 3u];
+        let far = smoothstep(0.85 * heights.w, heights.w, from_viewer);
+        var cover = far * look.a * soft_range(p.y - shading.heights.x, heights)
+            * soft_range(1.0 - normal.y, slopes);
+        if creases.w > 0.0 {
+            cover *= soft_range(crease, creases);
+        }
+        albedo = mix(albedo, look.rgb, cover);
+        roughness = mix(roughness, 0.9, cover);
+    }
+#ifdef VERTEX_UVS_B
     let strength = shading.flags.y;
     let gully = smoothstep(0.55, 0.9, crease) * strength;
     let ridge = smoothstep(0.45, 0.1, crease) * strength;
@@ -236,7 +259,6 @@ fn fragment(in: VertexOutput, @builtin(front_facing) is_front: bool) -> Fragment
     let detail = shading.detail;
     let fade = (1.0 - smoothstep(0.5 * detail.z, detail.z, length(view.world_position - p)))
         * detail.x;
-    let footprint = max(length(site.dpdx), length(site.dpdy));
     var frequency = detail.y;
     var fine = vec4(0.0);
     for (var octave = 0; octave < 4; octave++) {
@@ -247,8 +269,9 @@ fn fragment(in: VertexOutput, @builtin(front_facing) is_front: bool) -> Fragment
         }
         frequency *= 2.6;
     }
-    let broad = fbm3(p.xz * (1.0 / 23.0) + vec2(-3.1, 8.4)).x;
-    let hue = fbm3(p.zx * (1.0 / 9.0) + vec2(6.7, -2.2)).x * detail.x;
+    let broad = fbm3(p.xz * (1.0 / 23.0) + vec2(-3.1, 8.4)).x * resolvable(4.0 / 23.0, footprint);
+    let hue = fbm3(p.zx * (1.0 / 9.0) + vec2(6.7, -2.2)).x * detail.x
+        * resolvable(4.0 / 9.0, footprint);
     albedo *= (1.0 + 0.3 * (0.6 * fade * fine.x + detail.x * broad))
         * vec3(1.0 + 0.25 * hue, 1.0 + 0.05 * hue, 1.0 - 0.3 * hue);
 

@@ -3,15 +3,27 @@
 //! config's `colours`.
 
 use super::textures::LayerTextureSlots;
-use crate::config::{LayerTexture, MAX_BANDS, TerrainColours, TerrainConfig};
+use crate::chunk::ATTRIBUTE_MORPH;
+use crate::config::{
+    LayerTexture, MAX_BANDS, MAX_FAR_COLOURS, MAX_LOD, TerrainColours, TerrainConfig,
+};
 use bevy::material::OpaqueRendererMethod;
-use bevy::pbr::{ExtendedMaterial, MaterialExtension};
+use bevy::mesh::MeshVertexBufferLayoutRef;
+use bevy::pbr::{
+    ExtendedMaterial, MaterialExtension, MaterialExtensionKey, MaterialExtensionPipeline,
+};
 use bevy::prelude::*;
-use bevy::render::render_resource::{AsBindGroup, ShaderType};
+use bevy::render::render_resource::{
+    AsBindGroup, RenderPipelineDescriptor, ShaderType, SpecializedMeshPipelineError,
+};
 use bevy::shader::ShaderRef;
 
 /// The terrain's material: PBR lighting (shadows, fog, tonemapping) from Bevy's
-/// `StandardMaterial`, colour, roughness and shading normal from [`TerrainMaterialExtension`].
+/// `StandardMaterial`, colour, roughness and shading normal from [`TerrainMaterialExtension`],
+/// and the geomorphing of the chunks' vertices towards their parent level's surface (its own
+/// vertex shaders for the main pass, the prepass and the shadow maps, which all morph alike).
+/// It draws meshes with normals; meshes with the chunk's morph attribute
+/// ([`ATTRIBUTE_MORPH`](crate::chunk::ATTRIBUTE_MORPH)) are morphed.
 pub type TerrainMaterial = ExtendedMaterial<StandardMaterial, TerrainMaterialExtension>;
 
 /// The terrain's part of [`TerrainMaterial`]: the layer rules as a uniform, and the layer
@@ -63,22 +75,85 @@ pub struct TerrainShading {
     pub flags: Vec4,
     /// Detail strength, 1 / detail size, fade distance, unused.
     pub detail: Vec4,
+    /// Per level of detail, two a register: the distance where a chunk of that level begins
+    /// to morph to its parent's surface, and 1 / the length of its morph (0 at the top level,
+    /// which never morphs).
+    pub morph: [Vec4; MORPH_REGISTERS],
+    /// The viewers the chunks were chosen for, in world space: `x`, `z`, two a register.
+    pub viewers: [Vec4; 2],
+    /// How many of `viewers` are set (at most four: the morph measures from the first four).
+    pub viewer_count: Vec4,
+    /// The far colours of the scatter layers that have one, four registers each: colour and
+    /// cover; height range above sea level and its fade, and the layer's view distance; slope
+    /// range and fade; crease range and fade, and whether the layer has a crease rule.
+    pub canopy: [Vec4; 4 * MAX_FAR_COLOURS],
+    /// How many far colours are set.
+    pub canopy_count: Vec4,
 }
+
+/// Registers of [`TerrainShading::morph`]: two levels each, levels 0 to [`MAX_LOD`].
+const MORPH_REGISTERS: usize = (MAX_LOD as usize + 2) / 2;
 
 impl Default for TerrainShading {
     fn default() -> Self {
         Self::new(
-            &TerrainConfig::default().colours,
-            0.0,
+            &TerrainConfig::default(),
             &LayerTextureSlots::default(),
+            &[],
         )
     }
 }
 
 impl TerrainShading {
-    /// The shading of `colours` with the sea at `sea_level`, with the texture layers `slots`
-    /// assigned to the layers' textures.
-    pub(crate) fn new(colours: &TerrainColours, sea_level: f32, slots: &LayerTextureSlots) -> Self {
+    /// The shading of `config`'s look, with the texture layers `slots` assigned to the layers'
+    /// textures, its chunks morphing by distance from `viewers` (world `x`, `z`).
+    pub(crate) fn new(config: &TerrainConfig, slots: &LayerTextureSlots, viewers: &[Vec2]) -> Self {
+        let mut shading = Self::layers(&config.colours, config.sea_level, slots);
+        let layout = config.lod_layout();
+        for lod in 0..=MAX_LOD {
+            // The top level never morphs: it starts beyond everything, at no rate.
+            let (start, rate) = match layout.morph_range(lod) {
+                Some((start, end)) => (start as f32, (1.0 / (end - start).max(1e-3)) as f32),
+                None => (1.0e30, 0.0),
+            };
+            let register = &mut shading.morph[lod as usize / 2];
+            if lod % 2 == 0 {
+                (register.x, register.y) = (start, rate);
+            } else {
+                (register.z, register.w) = (start, rate);
+            }
+        }
+        for (k, v) in viewers.iter().take(4).enumerate() {
+            let register = &mut shading.viewers[k / 2];
+            if k % 2 == 0 {
+                (register.x, register.y) = (v.x, v.y);
+            } else {
+                (register.z, register.w) = (v.x, v.y);
+            }
+        }
+        shading.viewer_count.x = viewers.len().min(4) as f32;
+        let far = config
+            .scatter
+            .iter()
+            .filter_map(|l| l.far_colour.as_ref().map(|f| (l, f)))
+            .take(MAX_FAR_COLOURS);
+        for (k, (layer, far)) in far.enumerate() {
+            let range = |r: &crate::config::SoftRange| Vec3::new(r.min, r.max, r.fade);
+            shading.canopy[4 * k] = Vec3::from(far.colour).extend(far.cover);
+            shading.canopy[4 * k + 1] = range(&layer.height).extend(layer.view_distance);
+            shading.canopy[4 * k + 2] = range(&layer.slope).extend(0.0);
+            shading.canopy[4 * k + 3] = match &layer.creases {
+                Some(c) => range(c).extend(1.0),
+                None => Vec4::ZERO,
+            };
+            shading.canopy_count.x = (k + 1) as f32;
+        }
+        shading
+    }
+
+    /// The layer rules of `colours` with the sea at `sea_level`, with the texture layers
+    /// `slots` assigned to the layers' textures.
+    fn layers(colours: &TerrainColours, sea_level: f32, slots: &LayerTextureSlots) -> Self {
         let mut layers = [Vec4::ZERO; LAYERS];
         let mut textures = [Vec4::new(-1.0, -1.0, 0.25, 0.0); LAYERS];
         let mut set =
@@ -139,34 +214,83 @@ impl TerrainShading {
                 colours.detail.fade_distance,
                 0.0,
             ),
+            morph: [Vec4::ZERO; MORPH_REGISTERS],
+            viewers: [Vec4::ZERO; 2],
+            viewer_count: Vec4::ZERO,
+            canopy: [Vec4::ZERO; 4 * MAX_FAR_COLOURS],
+            canopy_count: Vec4::ZERO,
         }
     }
 }
 
 impl TerrainMaterialExtension {
-    /// The extension for `config`'s look, with the layer textures in `slots`.
-    pub(crate) fn new(config: &TerrainConfig, slots: &LayerTextureSlots) -> Self {
+    /// The extension for `config`'s look, with the layer textures in `slots`, its chunks
+    /// morphing by distance from `viewers` (world `x`, `z`).
+    pub(crate) fn new(config: &TerrainConfig, slots: &LayerTextureSlots, viewers: &[Vec2]) -> Self {
         Self {
-            shading: TerrainShading::new(&config.colours, config.sea_level, slots),
+            shading: TerrainShading::new(config, slots, viewers),
             albedo: slots.albedo.clone(),
             normals: slots.normals.clone(),
         }
     }
 }
 
-/// The shader's embedded path: `src/render/terrain.wgsl` in this crate.
+/// The shaders' embedded paths: `src/render/*.wgsl` in this crate.
 const TERRAIN_SHADER: &str = "embedded://bevy_perlin_terrain/render/terrain.wgsl";
+const TERRAIN_VERTEX_SHADER: &str = "embedded://bevy_perlin_terrain/render/terrain_vertex.wgsl";
+const TERRAIN_PREPASS_SHADER: &str = "embedded://bevy_perlin_terrain/render/terrain_prepass.wgsl";
+
+/// The shader location of [`ATTRIBUTE_MORPH`]: past every location Bevy's mesh and prepass
+/// pipelines use (0 to 7).
+const MORPH_LOCATION: u32 = 8;
 
 impl MaterialExtension for TerrainMaterialExtension {
     fn fragment_shader() -> ShaderRef {
         TERRAIN_SHADER.into()
     }
+
+    fn vertex_shader() -> ShaderRef {
+        TERRAIN_VERTEX_SHADER.into()
+    }
+
+    /// The depth and normal prepasses and every shadow map: the same morph as the main pass.
+    fn prepass_vertex_shader() -> ShaderRef {
+        TERRAIN_PREPASS_SHADER.into()
+    }
+
+    fn deferred_vertex_shader() -> ShaderRef {
+        TERRAIN_PREPASS_SHADER.into()
+    }
+
+    /// Adds the morph attribute (when the mesh has it) to the vertex layout Bevy built for
+    /// the pass: the main pass, a prepass or a shadow map alike.
+    fn specialize(
+        _pipeline: &MaterialExtensionPipeline,
+        descriptor: &mut RenderPipelineDescriptor,
+        layout: &MeshVertexBufferLayoutRef,
+        _key: MaterialExtensionKey<Self>,
+    ) -> Result<(), SpecializedMeshPipelineError> {
+        if layout.0.contains(ATTRIBUTE_MORPH)
+            && let Some(buffer) = descriptor.vertex.buffers.first_mut()
+        {
+            let morph = layout
+                .0
+                .get_layout(&[ATTRIBUTE_MORPH.at_shader_location(MORPH_LOCATION)])?;
+            buffer.attributes.extend(morph.attributes);
+            descriptor.vertex.shader_defs.push("TERRAIN_MORPH".into());
+        }
+        Ok(())
+    }
 }
 
-/// Embeds the terrain and water shaders and the noise functions they import.
+/// Embeds the terrain and water shaders and the libraries they import.
 pub(super) fn embed_shaders(app: &mut App) {
     bevy::shader::load_shader_library!(app, "noise.wgsl");
+    bevy::shader::load_shader_library!(app, "terrain_bindings.wgsl");
+    bevy::shader::load_shader_library!(app, "geomorph.wgsl");
     bevy::asset::embedded_asset!(app, "terrain.wgsl");
+    bevy::asset::embedded_asset!(app, "terrain_vertex.wgsl");
+    bevy::asset::embedded_asset!(app, "terrain_prepass.wgsl");
     bevy::asset::embedded_asset!(app, "water.wgsl");
 }
 
@@ -181,6 +305,6 @@ pub(super) fn new_material(config: &TerrainConfig) -> TerrainMaterial {
             opaque_render_method: OpaqueRendererMethod::Forward,
             ..default()
         },
-        extension: TerrainMaterialExtension::new(config, &LayerTextureSlots::default()),
+        extension: TerrainMaterialExtension::new(config, &LayerTextureSlots::default(), &[]),
     }
 }

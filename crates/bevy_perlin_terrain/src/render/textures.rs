@@ -5,9 +5,9 @@
 //! an asset path. When every named image is loaded, the arrays are built; a missing, mis-sized
 //! or non-RGBA8 image is reported (naming the layer) and the layers draw their flat colours.
 
-use crate::TerrainSystems;
 use crate::config::{LayerTexture, TerrainConfig};
-use crate::state::ActiveTerrainConfig;
+use crate::ground::ActiveTerrainConfig;
+use crate::sets::TerrainSystems;
 use bevy::asset::RenderAssetUsages;
 use bevy::image::{ImageAddressMode, ImageSampler, ImageSamplerDescriptor};
 use bevy::log::error;
@@ -258,6 +258,13 @@ fn stack(
                 "\"{name}\" has no pixels in the main world (keep RenderAssetUsages::MAIN_WORLD)"
             ));
         };
+        let wanted = size as usize * size as usize * 4;
+        if data.len() < wanted {
+            return Err(format!(
+                "\"{name}\" holds {} bytes of pixels, fewer than its {size}×{size} RGBA8 size ({wanted})",
+                data.len()
+            ));
+        }
         layers.push(data);
     }
     let mips = size.ilog2() + 1;

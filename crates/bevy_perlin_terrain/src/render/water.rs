@@ -3,10 +3,9 @@
 //! water over the ground, Fresnel reflection of the sky, small moving waves, foam on the shore.
 
 use super::{ActiveLook, TerrainMaterials};
-use crate::TerrainSystems;
 use crate::config::{TerrainConfig, Water};
-use crate::plugin::TerrainLook;
-use crate::state::ActiveTerrainConfig;
+use crate::ground::ActiveTerrainConfig;
+use crate::sets::{TerrainLook, TerrainSystems};
 use crate::stream::{ChunkRegistry, TerrainViewer};
 use bevy::core_pipeline::prepass::DepthPrepass;
 use bevy::light::NotShadowCaster;
@@ -79,6 +78,11 @@ pub(super) fn new_material(config: &TerrainConfig) -> WaterMaterial {
 /// Marks the sea surface entity (a child of the [`TerrainRoot`](crate::TerrainRoot)). Hide or
 /// restyle it like any entity; the plugin moves it with the viewers and removes it when the
 /// config has no `water`.
+///
+/// The water shader reads the depth of the ground under the sea from the depth prepass, so
+/// while there is a sea every [`TerrainViewer`] camera without a `DepthPrepass` gets one; when
+/// the sea goes (a config without `water`), the plugin takes away again the prepasses it added,
+/// and only those.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default)]
 #[reflect(Component, Debug, Default)]
 pub struct TerrainWater;
@@ -95,6 +99,10 @@ impl Plugin for TerrainWaterPlugin {
                 add_depth_prepass.run_if(
                     any_with_component::<TerrainWater>
                         .and_then(any_match_filter::<ViewerWithoutPrepass>),
+                ),
+                remove_depth_prepass.run_if(
+                    not(any_with_component::<TerrainWater>)
+                        .and_then(any_with_component::<PrepassForWater>),
                 ),
             )
                 .chain_ignore_deferred()
@@ -205,10 +213,25 @@ fn update_water_shading(
     }
 }
 
+/// Marks a camera whose `DepthPrepass` the water added (and takes away with the sea).
+#[derive(Component)]
+struct PrepassForWater;
+
 /// Gives every viewing camera a depth prepass while there is water: the water shader reads the
 /// ground's depth under it for its colour, transparency and shoreline.
 fn add_depth_prepass(mut commands: Commands, cameras: Query<Entity, ViewerWithoutPrepass>) {
     for camera in &cameras {
-        commands.entity(camera).try_insert(DepthPrepass);
+        commands
+            .entity(camera)
+            .try_insert((DepthPrepass, PrepassForWater));
+    }
+}
+
+/// Takes away the depth prepasses the water added, once there is no sea.
+fn remove_depth_prepass(mut commands: Commands, cameras: Query<Entity, With<PrepassForWater>>) {
+    for camera in &cameras {
+        commands
+            .entity(camera)
+            .try_remove::<(DepthPrepass, PrepassForWater)>();
     }
 }

@@ -1,6 +1,8 @@
-//! Scatter: the config's [`ScatterLayer`]s placed on the chunks in view,
-//! off the main thread, as [`ScatterInstance`] entities under their chunk, looking like what the
-//! game registered in [`ScatterLooks`].
+//! Scatter: the config's [`ScatterLayer`]s placed off the main thread on a full-detail grid
+//! of cells (`chunk_size` squares, whatever level of detail is drawn there) around the viewers,
+//! as [`ScatterInstance`] entities under their [`ScatterCell`], looking like what the game
+//! registered in [`ScatterLooks`]. Beyond each layer's view distance, the terrain material
+//! paints its [`FarColour`](crate::FarColour) instead.
 //!
 //! [`ScatterJob`] and [`place_scatter`] are public for tools and benchmarks that place instances
 //! without an `App`.
@@ -11,36 +13,53 @@ mod systems;
 pub use place::{ScatterJob, place_scatter};
 
 use crate::ScatterLayer;
-use crate::TerrainSystems;
 use crate::chunk::ChunkCoord;
+use crate::sets::TerrainSystems;
+use crate::tasks::TaskQueue;
+use bevy::ecs::lifecycle::HookContext;
 use bevy::ecs::system::EntityCommands;
+use bevy::ecs::world::DeferredWorld;
 use bevy::platform::collections::{HashMap, HashSet};
 use bevy::prelude::*;
-use bevy::tasks::Task;
 use std::sync::Arc;
 
-/// One scattered object: its `Transform` (relative to its chunk, whose child it is) puts its
-/// base on the ground. Spawned and despawned with its chunk; a game may take one (reparent it)
-/// and the plugin then leaves it alone.
+/// One scattered object: its `Transform` (relative to its [`ScatterCell`], whose child it is)
+/// puts its base on the ground. Spawned and despawned with its cell's batch; a game may take
+/// one (reparent it) and the plugin then leaves it alone.
 #[derive(Component, Reflect, Clone, Debug, PartialEq, Eq)]
 #[reflect(Component, Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "render", require(Transform, Visibility))]
 #[cfg_attr(not(feature = "render"), require(Transform))]
 pub struct ScatterInstance {
-    /// The name of its [`ScatterLayer`].
-    pub layer: String,
+    /// The name of its [`ScatterLayer`] (shared by every instance of the layer: cloning it
+    /// copies no text).
+    pub layer: Arc<str>,
 }
 
-/// A chunk's instances of one layer are in place (their entities exist after this frame's
+/// A cell of the scatter grid: the `chunk_size` square at `coord` (in level-0 chunks), a child
+/// of the [`TerrainRoot`](crate::TerrainRoot) at the square's corner, and the parent of the
+/// instances placed in it. The plugin spawns and despawns them; a game may despawn one, and
+/// what is still wanted in it is placed again.
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[reflect(Component, Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "render", require(Transform, Visibility))]
+#[cfg_attr(not(feature = "render"), require(Transform))]
+#[component(on_remove = forget_cell)]
+pub struct ScatterCell {
+    /// Its coordinates, in level-0 chunks.
+    pub coord: ChunkCoord,
+}
+
+/// A cell's instances of one layer are in place (their entities exist after this frame's
 /// commands): add colliders or gameplay components to them.
 #[derive(Message, Clone, Debug, PartialEq, Eq)]
 pub struct ScatterSpawned {
-    /// The chunk entity, their parent.
-    pub chunk: Entity,
-    /// Its coordinates.
+    /// The [`ScatterCell`] entity, their parent.
+    pub cell: Entity,
+    /// Its coordinates, in level-0 chunks.
     pub coord: ChunkCoord,
     /// The layer.
-    pub layer: String,
+    pub layer: Arc<str>,
     /// The instance entities.
     pub instances: Vec<Entity>,
 }
@@ -121,59 +140,84 @@ struct ScatterGround {
     noise: perlin_core::Fbm,
     height_scale: f32,
     chunk_size: f32,
+    chunk_resolution: u32,
     sea_level: f32,
 }
 
-/// A chunk's instances of one layer, in place.
+/// A cell's instances of one layer, in place.
 struct Placed {
-    chunk: Entity,
     instances: Vec<Entity>,
     generation: u64,
     /// The layer as it was when placed: a batch of an edited layer is placed again.
     layer: ScatterLayer,
 }
 
-/// A chunk's instances of one layer, being placed.
+/// What is kept beside a placement being computed.
 struct Placing {
-    chunk: Entity,
-    task: Task<Vec<Transform>>,
     generation: u64,
     layer: ScatterLayer,
 }
 
-/// Every chunk's scattered instances, in place and being placed. Read-only outside the plugin.
-#[derive(Resource, Reflect, Default)]
-#[reflect(Resource, Default)]
+/// A batch: a cell and a layer (its index in the config's `scatter`).
+type Batch = (ChunkCoord, usize);
+
+/// Every cell's scattered instances, in place and being placed. Read-only outside the plugin,
+/// and only the plugin makes one.
+#[derive(Resource, Reflect)]
+#[reflect(Resource)]
 pub struct ScatterRegistry {
-    /// By chunk and layer index.
+    /// The cell entities, by coordinates.
     #[reflect(ignore)]
-    placed: HashMap<(ChunkCoord, usize), Placed>,
+    cells: HashMap<ChunkCoord, Entity>,
     #[reflect(ignore)]
-    placing: HashMap<(ChunkCoord, usize), Placing>,
+    placed: HashMap<Batch, Placed>,
+    #[reflect(ignore)]
+    placing: TaskQueue<Batch, Vec<Transform>, Placing>,
     /// Bumped when the ground changes.
+    #[reflect(ignore)]
     generation: u64,
     #[reflect(ignore)]
     ground: Option<ScatterGround>,
-    /// The wanted `(chunk, layer)` pairs of the last plan.
+    /// The batches of the last plan.
     #[reflect(ignore)]
-    wanted: HashSet<(ChunkCoord, usize)>,
+    wanted: HashSet<Batch>,
+    /// The root the cells are children of.
+    #[reflect(ignore)]
+    root: Option<Entity>,
     /// Whether a plan has run.
+    #[reflect(ignore)]
     planned: bool,
+    #[reflect(ignore)]
     dirty: bool,
 }
 
 impl ScatterRegistry {
+    /// An empty registry (the plugin's own).
+    pub(crate) fn new() -> Self {
+        Self {
+            cells: HashMap::default(),
+            placed: HashMap::default(),
+            placing: TaskQueue::default(),
+            generation: 0,
+            ground: None,
+            wanted: HashSet::default(),
+            root: None,
+            planned: false,
+            dirty: false,
+        }
+    }
+
     /// Instances in place.
     pub fn instance_count(&self) -> usize {
         self.placed.values().map(|p| p.instances.len()).sum()
     }
 
-    /// `(chunk, layer)` batches being placed on the async compute pool.
+    /// `(cell, layer)` batches being placed on the async compute pool.
     pub fn tasks_in_flight(&self) -> usize {
         self.placing.len()
     }
 
-    /// Whether every chunk in range of every layer has its instances, up to date, and nothing
+    /// Whether every cell in range of every layer has its instances, up to date, and nothing
     /// is being placed.
     pub fn is_settled(&self) -> bool {
         self.planned
@@ -186,26 +230,53 @@ impl ScatterRegistry {
             })
     }
 
-    /// The instance entities of layer index `layer` (its place in the config's `scatter`) on
-    /// chunk `coord`, if placed.
+    /// The instance entities of layer index `layer` (its place in the config's `scatter`) in
+    /// the cell at `coord`, if placed.
     pub fn instances(&self, coord: ChunkCoord, layer: usize) -> Option<&[Entity]> {
         self.placed.get(&(coord, layer)).map(|p| &p.instances[..])
     }
+
+    /// The [`ScatterCell`] entity at `coord`, if it has one.
+    pub fn cell(&self, coord: ChunkCoord) -> Option<Entity> {
+        self.cells.get(&coord).copied()
+    }
+
+    /// Forgets the cell at `coord` if `entity` is it (it is being despawned): its batches went
+    /// with it, and are placed again if still wanted.
+    fn forget(&mut self, entity: Entity, coord: ChunkCoord) {
+        if self.cells.get(&coord) == Some(&entity) {
+            self.cells.remove(&coord);
+            self.placed.retain(|&(c, _), _| c != coord);
+            self.dirty = true;
+        }
+    }
 }
 
-/// Places the scatter layers on the chunks in view, in [`TerrainSystems::Scatter`].
+/// `on_remove` hook of [`ScatterCell`].
+fn forget_cell(mut world: DeferredWorld, context: HookContext) {
+    let Some(cell) = world.get::<ScatterCell>(context.entity).copied() else {
+        return;
+    };
+    if let Some(mut registry) = world.get_resource_mut::<ScatterRegistry>() {
+        registry.forget(context.entity, cell.coord);
+    }
+}
+
+/// Places the scatter layers around the viewers, in [`TerrainSystems::Scatter`].
 pub(crate) struct TerrainScatterPlugin;
 
 impl Plugin for TerrainScatterPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<ScatterRegistry>()
+        app.insert_resource(ScatterRegistry::new())
             .init_resource::<ScatterLooks>()
             .register_type::<ScatterRegistry>()
             .register_type::<ScatterInstance>()
+            .register_type::<ScatterCell>()
             .add_message::<ScatterSpawned>()
             .add_systems(
                 Update,
                 (
+                    systems::recover_registry.run_if(not(resource_exists::<ScatterRegistry>)),
                     systems::plan_scatter.run_if(systems::scatter_planning_needed),
                     systems::spawn_scatter.run_if(systems::placements_in_flight),
                 )

@@ -1,6 +1,5 @@
-//! Where one layer's instances stand in one chunk: a pure function of the seed, the layer and
-//! world positions, so every chunk (at any level of detail, in any run) agrees with its
-//! neighbours.
+//! Where one layer's instances stand in one cell: a pure function of the seed, the layer and
+//! world positions, so every cell (in any run) agrees with its neighbours.
 //!
 //! The world is cut into square cells of side `spacing`. Each cell holds at most one candidate,
 //! at a hashed position in the cell, present with probability `density · spacing²`. A candidate
@@ -14,7 +13,7 @@
 
 use crate::chunk::ChunkCoord;
 use crate::config::{ScatterLayer, TerrainConfig};
-use crate::sampler::TerrainSampler;
+use crate::ground::TerrainSampler;
 use bevy::math::{DVec2, Quat, Vec3};
 use bevy::prelude::Transform;
 
@@ -31,8 +30,9 @@ pub struct ScatterJob {
 }
 
 impl ScatterJob {
-    /// Layer `layer` of `config` in chunk `coord`, on the ground of `sampler` (the sampler of
-    /// `config`). `None` if `config` has no such layer.
+    /// Layer `layer` of `config` in the cell at `coord` (the `chunk_size` square of level-0
+    /// chunk `coord`), on the ground of `sampler` (the sampler of `config`). `None` if `config`
+    /// has no such layer.
     pub fn new(
         sampler: TerrainSampler,
         config: &TerrainConfig,
@@ -54,14 +54,9 @@ impl ScatterJob {
         })
     }
 
-    /// Which chunk.
+    /// Which cell (in level-0 chunks).
     pub fn coord(&self) -> ChunkCoord {
         self.coord
-    }
-
-    /// The layer's name.
-    pub fn layer(&self) -> &str {
-        &self.layer.name
     }
 }
 
@@ -132,10 +127,10 @@ impl ScatterJob {
     }
 }
 
-/// Places `job`: the transforms of its instances, relative to the chunk's corner
-/// `(x·size, 0, z·size)`, each with its base on the ground (less the layer's `sink`, scaled)
-/// and its draws of scale, turn and lean. Instances belong to the chunk their position falls
-/// in, so every position is placed by exactly one chunk.
+/// Places `job`: the transforms of its instances, relative to the cell's corner
+/// `(x·size, 0, z·size)`, each with its base on the full-detail ground (less the layer's
+/// `sink`, scaled) and its draws of scale, turn and lean. Instances belong to the cell their
+/// position falls in, so every position is placed by exactly one cell.
 pub fn place_scatter(job: &ScatterJob) -> Vec<Transform> {
     let layer = &job.layer;
     let spacing = layer.spacing as f64;

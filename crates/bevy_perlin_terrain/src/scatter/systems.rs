@@ -1,63 +1,119 @@
-//! The scatter systems: plan (which chunks carry which layers, tasks for the missing ones) and
-//! spawn (finished placements into instance entities).
+//! The scatter systems: plan (which cells carry which layers, placements for the missing ones)
+//! and spawn (finished placements into instance entities).
 
 use super::{
-    Placed, Placing, ScatterGround, ScatterInstance, ScatterJob, ScatterLook, ScatterLooks,
-    ScatterRegistry, ScatterSpawned, place_scatter,
+    Batch, Placed, Placing, ScatterCell, ScatterGround, ScatterInstance, ScatterJob, ScatterLook,
+    ScatterLooks, ScatterRegistry, ScatterSpawned, place_scatter,
 };
-use crate::chunk::{ChunkCoord, chunk_centre};
-use crate::sampler::TerrainSampler;
-use crate::state::{ActiveTerrainConfig, TerrainTables};
+use crate::chunk::ChunkCoord;
+use crate::config::REPLAN;
+use crate::ground::{ActiveTerrainConfig, TerrainSampler, TerrainTables};
+use crate::space::distance_to_square;
 use crate::stream::ChunkRegistry;
-use bevy::math::Vec3Swizzles;
-use bevy::platform::collections::HashSet;
+use crate::tasks::{Job, Urgency};
+use bevy::math::{DVec2, IVec2};
+use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
-use bevy::tasks::{AsyncComputeTaskPool, futures::check_ready};
+use std::sync::Arc;
 
 /// The most instances spawned in one frame (at least one whole batch is).
 const SPAWNS_PER_FRAME: usize = 20_000;
 
-/// Despawns `instances` that are still children of `chunk` (one a game took, reparenting it, is
+/// Despawns `instances` that are still children of `cell` (one a game took, reparenting it, is
 /// the game's).
 fn despawn_instances(
     commands: &mut Commands,
     parents: &Query<&ChildOf, With<ScatterInstance>>,
-    chunk: Entity,
+    cell: Entity,
     instances: &[Entity],
 ) {
     for &e in instances {
-        if parents.get(e).is_ok_and(|p| p.parent() == chunk) {
+        if parents.get(e).is_ok_and(|p| p.parent() == cell) {
             commands.entity(e).try_despawn();
         }
     }
+}
+
+/// A game removed the [`ScatterRegistry`]: the cells it knew go, with their instances, and a new
+/// registry places them again.
+pub(super) fn recover_registry(world: &mut World) {
+    warn!("the ScatterRegistry resource was removed; the scatter is placed again");
+    let mut cells = world.query_filtered::<Entity, With<ScatterCell>>();
+    let entities: Vec<Entity> = cells.iter(world).collect();
+    for entity in entities {
+        if let Ok(e) = world.get_entity_mut(entity) {
+            e.despawn();
+        }
+    }
+    world.insert_resource(ScatterRegistry::new());
 }
 
 /// Run condition of [`plan_scatter`]: whether the chunks (and with them the viewers), the
 /// config or the tables changed since the last frame, or the last plan left work undone. On an
 /// idle frame it is false and the executor skips the planner without starting a task for it.
 pub(super) fn scatter_planning_needed(
-    registry: Res<ScatterRegistry>,
-    chunks: Res<ChunkRegistry>,
+    registry: Option<Res<ScatterRegistry>>,
+    chunks: Option<Res<ChunkRegistry>>,
     active: Option<Res<ActiveTerrainConfig>>,
     tables: Option<Res<TerrainTables>>,
 ) -> bool {
+    let Some(registry) = registry else {
+        return false;
+    };
     !registry.planned
         || registry.dirty
-        || chunks.is_changed()
+        || chunks.is_some_and(|c| c.is_changed())
         || active.is_some_and(|a| a.is_changed())
         || tables.is_some_and(|t| t.is_changed())
 }
 
 /// Run condition of [`spawn_scatter`]: whether any placement is being computed.
-pub(super) fn placements_in_flight(registry: Res<ScatterRegistry>) -> bool {
-    !registry.placing.is_empty()
+pub(super) fn placements_in_flight(registry: Option<Res<ScatterRegistry>>) -> bool {
+    registry.is_some_and(|r| !r.placing.is_empty())
 }
 
-/// Plans when something it depends on changed (the chunks, the viewers by a quarter of a chunk,
-/// the scatter layers or the ground): forgets batches whose chunk went (its instances went with
-/// it, as its children), despawns batches beyond their layer's view distance (plus half a
-/// chunk), and starts placement tasks for the chunks in range of each layer that lack an
-/// up-to-date batch, nearest first. A batch stays on screen until its replacement is ready.
+/// The batches the viewers want: for each layer, the cells within its view distance of a
+/// viewer, with their distance to the nearest.
+fn wanted_batches(
+    viewers: &[Vec3],
+    layers: &[crate::ScatterLayer],
+    size: f32,
+) -> HashMap<Batch, f32> {
+    let mut wanted = HashMap::default();
+    let size = size as f64;
+    for (index, layer) in layers.iter().enumerate() {
+        let reach = layer.view_distance as f64;
+        for v in viewers {
+            let at = DVec2::new(v.x as f64, v.z as f64);
+            let low = ((at - reach) / size).floor();
+            let high = ((at + reach) / size).floor();
+            let range = i32::MIN as f64..=i32::MAX as f64;
+            if ![low.x, low.y, high.x, high.y]
+                .iter()
+                .all(|c| range.contains(c))
+            {
+                continue;
+            }
+            for z in low.y as i32..=high.y as i32 {
+                for x in low.x as i32..=high.x as i32 {
+                    let coord = IVec2::new(x, z);
+                    let d = distance_to_square(at, coord.as_dvec2() * size, size);
+                    if d <= reach {
+                        let nearest = wanted.entry((coord, index)).or_insert(f32::INFINITY);
+                        *nearest = nearest.min(d as f32);
+                    }
+                }
+            }
+        }
+    }
+    wanted
+}
+
+/// Plans when something it depends on changed (the viewers by a quarter of a chunk, the
+/// scatter layers, the ground, the root): despawns batches beyond their layer's view distance
+/// (plus half a cell) and cells left empty, and starts placement tasks for the wanted batches
+/// that lack an up-to-date one, nearest first. A batch stays on screen until its replacement
+/// is ready.
 pub(super) fn plan_scatter(
     mut commands: Commands,
     active: Option<Res<ActiveTerrainConfig>>,
@@ -77,6 +133,7 @@ pub(super) fn plan_scatter(
         noise: config.noise,
         height_scale: config.height_scale,
         chunk_size: config.chunk_size,
+        chunk_resolution: config.chunk_resolution,
         sea_level: config.sea_level,
     };
     let size = config.chunk_size;
@@ -85,11 +142,11 @@ pub(super) fn plan_scatter(
         || viewers
             .iter()
             .zip(last_viewers.iter())
-            .any(|(a, b)| a.xz().distance(b.xz()) > 0.25 * size);
-    let layers_changed = active.is_changed();
+            .any(|(a, b)| a.xz().distance(b.xz()) > REPLAN as f32 * size);
     let regrounded = registry.ground != Some(ground);
+    let rerooted = registry.root != chunks.root();
     if registry.planned
-        && !(regrounded || layers_changed || moved || chunks.is_changed() || registry.dirty)
+        && !(regrounded || active.is_changed() || moved || rerooted || registry.dirty)
     {
         return;
     }
@@ -98,128 +155,122 @@ pub(super) fn plan_scatter(
         registry.ground = Some(ground);
         registry.generation += 1;
     }
+    // A new root: the cells went with the old one (their hooks forgot them).
+    registry.root = chunks.root();
     registry.planned = true;
     registry.dirty = false;
     last_viewers.clear();
     last_viewers.extend_from_slice(viewers);
-    let distance = |coord: ChunkCoord| {
-        let centre = chunk_centre(coord, size);
-        viewers
-            .iter()
-            .map(|v| v.xz().distance(centre))
-            .fold(f32::INFINITY, f32::min)
-    };
 
-    // A batch whose chunk went is forgotten: its instances went with it.
-    let alive =
-        |coord: ChunkCoord, chunk: Entity| chunks.chunk(coord).is_some_and(|c| c.entity == chunk);
-    registry
-        .placed
-        .retain(|&(coord, _), p| alive(coord, p.chunk));
-    registry
-        .placing
-        .retain(|&(coord, _), p| alive(coord, p.chunk));
-    registry.placed.retain(|&(coord, layer), placed| {
+    let wanted = wanted_batches(viewers, &config.scatter, size);
+    let far = |coord: ChunkCoord, index: usize| {
         let keep = config
             .scatter
-            .get(layer)
-            .is_some_and(|l| distance(coord) <= l.view_distance + 0.5 * size);
-        if !keep {
-            despawn_instances(&mut commands, &parents, placed.chunk, &placed.instances);
+            .get(index)
+            .map_or(-1.0, |l| (l.view_distance + 0.5 * size) as f64);
+        let square = (coord.as_dvec2() * size as f64, size as f64);
+        !viewers.iter().any(|v| {
+            distance_to_square(DVec2::new(v.x as f64, v.z as f64), square.0, square.1) <= keep
+        })
+    };
+    let cells = &registry.cells;
+    registry.placed.retain(|&(coord, index), placed| {
+        let goes = far(coord, index);
+        if goes && let Some(&cell) = cells.get(&coord) {
+            despawn_instances(&mut commands, &parents, cell, &placed.instances);
         }
-        keep
+        !goes
+    });
+    // Cells with nothing left in them or on the way go.
+    let placed = &registry.placed;
+    registry.cells.retain(|coord, &mut cell| {
+        let used = (0..config.scatter.len())
+            .any(|i| placed.contains_key(&(*coord, i)) || wanted.contains_key(&(*coord, i)));
+        if !used {
+            commands.entity(cell).try_despawn();
+        }
+        used
     });
 
     let generation = registry.generation;
     let current = |g: u64, layer: &crate::ScatterLayer, index: usize| {
         g == generation && config.scatter.get(index) == Some(layer)
     };
-    let mut wanted = HashSet::default();
-    let mut jobs = Vec::new();
-    for info in chunks.iter() {
-        let d = distance(info.coord);
-        for (index, l) in config.scatter.iter().enumerate() {
-            if d > l.view_distance {
-                continue;
-            }
-            let key = (info.coord, index);
-            wanted.insert(key);
-            let done = registry
-                .placed
-                .get(&key)
-                .is_some_and(|p| current(p.generation, &p.layer, index));
-            let started = registry
-                .placing
-                .get(&key)
-                .is_some_and(|p| current(p.generation, &p.layer, index));
-            if !done && !started {
-                jobs.push((d, key, info.entity));
-            }
-        }
-    }
     registry.placing.retain(|&(coord, index), p| {
-        current(p.generation, &p.layer, index) && wanted.contains(&(coord, index))
+        current(p.generation, &p.layer, index) && wanted.contains_key(&(coord, index))
     });
-    jobs.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let free = (config.max_tasks_in_flight as usize).saturating_sub(registry.placing.len());
-    registry.dirty = jobs.len() > free;
-    let pool = AsyncComputeTaskPool::get();
-    for (_, (coord, index), chunk) in jobs.into_iter().take(free) {
+    let mut jobs = Vec::new();
+    for (&(coord, index), &distance) in &wanted {
+        let done = registry
+            .placed
+            .get(&(coord, index))
+            .is_some_and(|p| current(p.generation, &p.layer, index));
+        if done || registry.placing.get(&(coord, index)).is_some() {
+            continue;
+        }
         let Some(job) = ScatterJob::new(sampler.clone(), config, index, coord) else {
             continue;
         };
-        let layer = config.scatter[index].clone();
-        let task = pool.spawn(async move { place_scatter(&job) });
-        registry.placing.insert(
-            (coord, index),
-            Placing {
-                chunk,
-                task,
+        jobs.push(Job {
+            key: (coord, index),
+            meta: Placing {
                 generation,
-                layer,
+                layer: config.scatter[index].clone(),
             },
-        );
+            urgency: Urgency {
+                hole: false,
+                distance,
+            },
+            work: move || place_scatter(&job),
+        });
     }
-    registry.wanted = wanted;
+    registry.dirty = registry
+        .placing
+        .start(jobs, config.max_tasks_in_flight as usize);
+    registry.wanted = wanted.into_keys().collect();
 }
 
-/// Turns finished placements into instance entities under their chunk (whole batches, up to
+/// Turns finished placements into instance entities under their cell (whole batches, up to
 /// [`SPAWNS_PER_FRAME`] instances a frame), with the look registered for their layer; a batch
-/// of an edited layer or new ground replaces the old one in the same frame. A batch whose chunk
-/// went meanwhile is dropped.
+/// of an edited layer or new ground replaces the old one in the same frame. A batch no longer
+/// wanted is dropped.
 pub(super) fn spawn_scatter(
     mut commands: Commands,
     looks: Res<ScatterLooks>,
+    active: Option<Res<ActiveTerrainConfig>>,
     chunks: Res<ChunkRegistry>,
     parents: Query<&ChildOf, With<ScatterInstance>>,
     mut registry: ResMut<ScatterRegistry>,
     mut spawned: MessageWriter<ScatterSpawned>,
 ) {
+    let (Some(active), Some(root)) = (active, chunks.root()) else {
+        return;
+    };
+    let config = active.config();
+    let size = config.chunk_size;
     let registry = &mut *registry;
-    let mut finished = Vec::new();
-    let mut count = 0;
-    for (&key, placing) in registry.placing.iter_mut() {
-        if count >= SPAWNS_PER_FRAME {
-            break;
-        }
-        if placing.task.is_finished()
-            && let Some(transforms) = check_ready(&mut placing.task)
-        {
-            count += transforms.len();
-            finished.push((key, transforms));
-        }
-    }
-    if !finished.is_empty() {
-        registry.dirty = true;
-    }
-    for ((coord, index), transforms) in finished {
-        let Some(placing) = registry.placing.remove(&(coord, index)) else {
-            continue;
-        };
-        if chunks.chunk(coord).map(|c| c.entity) != Some(placing.chunk) {
+    let finished = registry
+        .placing
+        .finished_within(SPAWNS_PER_FRAME, |transforms| transforms.len());
+    for ((coord, index), placing, transforms) in finished {
+        let current = placing.generation == registry.generation
+            && config.scatter.get(index) == Some(&placing.layer)
+            && registry.wanted.contains(&(coord, index));
+        if !current {
+            registry.dirty = true;
             continue;
         }
-        let name = placing.layer.name.clone();
+        let cell = *registry.cells.entry(coord).or_insert_with(|| {
+            commands
+                .spawn((
+                    Name::new(format!("scatter cell {coord}")),
+                    ScatterCell { coord },
+                    Transform::from_xyz(coord.x as f32 * size, 0.0, coord.y as f32 * size),
+                    ChildOf(root),
+                ))
+                .id()
+        });
+        let name: Arc<str> = Arc::from(placing.layer.name.as_str());
         let look = looks.get(&name);
         let instances: Vec<Entity> = transforms
             .into_iter()
@@ -229,7 +280,7 @@ pub(super) fn spawn_scatter(
                         layer: name.clone(),
                     },
                     transform,
-                    ChildOf(placing.chunk),
+                    ChildOf(cell),
                 ));
                 match look {
                     #[cfg(feature = "render")]
@@ -245,17 +296,16 @@ pub(super) fn spawn_scatter(
         let old = registry.placed.insert(
             (coord, index),
             Placed {
-                chunk: placing.chunk,
                 instances: instances.clone(),
                 generation: placing.generation,
                 layer: placing.layer,
             },
         );
         if let Some(old) = old {
-            despawn_instances(&mut commands, &parents, old.chunk, &old.instances);
+            despawn_instances(&mut commands, &parents, cell, &old.instances);
         }
         spawned.write(ScatterSpawned {
-            chunk: placing.chunk,
+            cell,
             coord,
             layer: name,
             instances,

@@ -1,24 +1,34 @@
-//! Streaming: chunks appear around every [`TerrainViewer`], nearest first, built on the async
-//! compute pool, as children of one [`TerrainRoot`], and go away beyond the view distance.
-//! [`ChunkRegistry`] knows every chunk on screen and every chunk being built; component hooks
-//! keep it in step with whatever a game despawns.
+//! Streaming: the chunks of a quadtree around every [`TerrainViewer`], finer near and coarser
+//! far, built on the async compute pool as children of one [`TerrainRoot`].
+//!
+//! Which chunks are wanted, and the steps from the chunks on screen to them, are pure functions
+//! (`tree.rs`). The systems (`systems.rs`) plan when a viewer moved a quarter chunk, the config
+//! changed or a chunk went, start the most urgent builds within the budget, and swap finished
+//! chunks in: a step replaces chunks on screen by chunks covering exactly the same ground, all
+//! in one frame, once every replacement is built. So the ground is covered once at every
+//! moment, however fast a viewer flies: the old chunks stay until their replacements are
+//! ready. [`ChunkRegistry`] knows every chunk on screen and every chunk being built; component
+//! hooks keep it in step with whatever a game despawns.
 
-mod plan;
 mod systems;
+mod tree;
 
-use crate::TerrainSystems;
 use crate::chunk::{ChunkCoord, ChunkMeshData, TerrainChunk};
+use crate::config::LodLayout;
+use crate::sets::TerrainSystems;
+use crate::tasks::TaskQueue;
 use bevy::ecs::lifecycle::HookContext;
 use bevy::ecs::world::DeferredWorld;
+use bevy::math::Rect;
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
-use bevy::tasks::Task;
-use plan::Want;
-#[cfg(feature = "avian")]
-pub(crate) use systems::current_affine;
+pub(crate) use tree::ChunkKey;
+use tree::Transition;
 
 /// Put this on any entity with a `Transform` (usually the camera): terrain streams in around
-/// it. Several viewers each pull their own surroundings. With no viewer, no terrain is kept.
+/// it. Several viewers each pull their own surroundings (the quadtree is refined for the
+/// nearest). With no viewer, no terrain is kept. A viewer whose position is not finite is
+/// ignored (with one warning).
 #[derive(Component, Reflect, Clone, Copy, Debug, Default)]
 #[reflect(Component, Default, Debug)]
 #[require(Transform)]
@@ -26,9 +36,10 @@ pub struct TerrainViewer;
 
 /// The entity every chunk is a child of. The plugin spawns it (named "terrain") when it first
 /// streams, and again if the game despawns it. Move it to move the whole terrain (positions the
-/// [`TerrainSampler`](crate::TerrainSampler) takes are in its space), hide it to hide the
-/// terrain (its `Visibility`, with the `render` feature), despawn it to clear the terrain: what
-/// the viewers still want is rebuilt under a new root within frames.
+/// [`TerrainSampler`](crate::TerrainSampler) takes are in its space; keep it to translations
+/// and turns about the vertical, which the morphing assumes), hide it to hide the terrain (its
+/// `Visibility`, with the `render` feature), despawn it to clear the terrain: what the viewers
+/// still want is rebuilt under a new root within frames.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default)]
 #[reflect(Component, Default, Debug)]
 #[require(Transform)]
@@ -36,61 +47,80 @@ pub struct TerrainViewer;
 pub struct TerrainRoot;
 
 /// A chunk entity was spawned (its first mesh is in place).
-#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Message, Reflect, Clone, Copy, Debug, PartialEq, Eq)]
+#[reflect(Debug, Clone, PartialEq)]
 pub struct ChunkSpawned {
     /// The chunk entity.
     pub entity: Entity,
-    /// Its coordinates.
+    /// Its coordinates, in chunks of its level.
     pub coord: ChunkCoord,
-    /// Level of detail of its mesh.
+    /// Its level of detail.
     pub lod: u8,
 }
 
-/// A chunk got a new mesh (another level of detail, or a config that reshapes the ground).
-#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+/// A chunk got a new mesh in place (a config that reshapes the ground).
+#[derive(Message, Reflect, Clone, Copy, Debug, PartialEq, Eq)]
+#[reflect(Debug, Clone, PartialEq)]
 pub struct ChunkRemeshed {
     /// The chunk entity.
     pub entity: Entity,
-    /// Its coordinates.
+    /// Its coordinates, in chunks of its level.
     pub coord: ChunkCoord,
-    /// Level of detail of its new mesh.
+    /// Its level of detail.
     pub lod: u8,
 }
 
-/// The plugin despawned a chunk entity (it fell out of every viewer's range).
-#[derive(Message, Clone, Copy, Debug, PartialEq, Eq)]
+/// The plugin despawned a chunk entity (replaced by finer or coarser chunks, or out of every
+/// viewer's range).
+#[derive(Message, Reflect, Clone, Copy, Debug, PartialEq, Eq)]
+#[reflect(Debug, Clone, PartialEq)]
 pub struct ChunkDespawned {
     /// The entity, now despawned.
     pub entity: Entity,
-    /// Its coordinates.
+    /// Its coordinates, in chunks of its level.
     pub coord: ChunkCoord,
+    /// Its level of detail.
+    pub lod: u8,
 }
 
 /// A chunk on screen: what [`ChunkRegistry::iter`] yields.
-#[derive(Reflect, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Debug, Clone, PartialEq)]
 pub struct ChunkInfo {
-    /// Its coordinates.
+    /// Its coordinates, in chunks of its level.
     pub coord: ChunkCoord,
     /// Its entity.
     pub entity: Entity,
-    /// Level of detail of its mesh.
+    /// Its level of detail.
     pub lod: u8,
+    /// Its side in metres.
+    size: f32,
+}
+
+impl ChunkInfo {
+    /// The chunk's footprint on the XZ plane in the root's space: `min` is its smallest `x`
+    /// and `z`, and it is `chunk_size · 2^lod` on a side.
+    pub fn rect(&self) -> Rect {
+        let min = self.coord.as_vec2() * self.size;
+        Rect::from_corners(min, min + Vec2::splat(self.size))
+    }
 }
 
 /// A chunk entity on screen.
 #[derive(Clone, Copy, Debug)]
-struct Loaded {
+struct Shown {
     entity: Entity,
-    lod: u8,
     generation: u64,
 }
 
-/// A chunk mesh being built.
-struct Pending {
-    task: Task<ChunkMeshData>,
-    lod: u8,
+/// A built chunk mesh waiting for the rest of its step.
+struct Ready {
+    mesh: Handle<Mesh>,
     generation: u64,
+    /// Lowest and highest height, morph targets included (for the chunk's bounding box, which
+    /// only a renderer needs).
+    #[cfg_attr(not(feature = "render"), allow(dead_code))]
+    heights: (f32, f32),
 }
 
 /// What the last plan was made for, to tell whether anything changed since.
@@ -101,85 +131,105 @@ struct PlanState {
     /// Something the plan depends on changed outside the planner (a chunk or the root was
     /// despawned, a task finished while others waited): plan on the next frame.
     dirty: bool,
-    /// Jobs the last plan wanted but could not start (no free task slot).
+    /// Builds the last plan wanted but could not start (no free task slot).
     backlog: bool,
     /// Viewer positions (terrain space) the last plan was made for.
     viewers: Vec<Vec3>,
     /// The config generation it was made for.
     generation: u64,
+    /// The layout it was made for.
+    layout: Option<LodLayout>,
+    /// The chunk size and resolution it was made for (another one retires every chunk).
+    geometry: Option<(f32, u32)>,
 }
 
-/// Every chunk on screen and every chunk being built (at most one task per chunk), and what the
-/// viewers want. Read-only outside the plugin.
-#[derive(Resource, Reflect, Default)]
-#[reflect(Resource, Default)]
+/// Every chunk on screen and every chunk being built, and what the viewers want. Read-only
+/// outside the plugin, and only the plugin makes one (a game cannot replace it with an empty
+/// one; if it removes it, the plugin makes a new one and rebuilds the terrain).
+#[derive(Resource, Reflect)]
+#[reflect(Resource)]
 pub struct ChunkRegistry {
     #[reflect(ignore)]
-    loaded: HashMap<ChunkCoord, Loaded>,
+    shown: HashMap<ChunkKey, Shown>,
     #[reflect(ignore)]
-    pending: HashMap<ChunkCoord, Pending>,
-    /// The chunks the last plan wants, at the level of detail it wants them.
+    ready: HashMap<ChunkKey, Ready>,
     #[reflect(ignore)]
-    wanted: HashMap<ChunkCoord, Want>,
+    building: TaskQueue<ChunkKey, ChunkMeshData, u64>,
+    /// The steps from the chunks on screen to the wanted tree, not done yet.
+    #[reflect(ignore)]
+    steps: Vec<Transition>,
+    /// How many chunks the last plan wants.
+    #[reflect(ignore)]
+    wanted: usize,
+    /// Chunks of a former chunk size or resolution, on screen until the new tree is complete.
+    #[reflect(ignore)]
+    retiring: Vec<Entity>,
     #[reflect(ignore)]
     root: Option<Entity>,
     #[reflect(ignore)]
     plan: PlanState,
+    /// Chunk size of the chunks on screen, for [`ChunkInfo::rect`].
+    #[reflect(ignore)]
+    chunk_size: f32,
 }
 
 impl ChunkRegistry {
+    /// An empty registry (the plugin's own).
+    pub(crate) fn new() -> Self {
+        Self {
+            shown: HashMap::default(),
+            ready: HashMap::default(),
+            building: TaskQueue::default(),
+            steps: Vec::new(),
+            wanted: 0,
+            retiring: Vec::new(),
+            root: None,
+            plan: PlanState::default(),
+            chunk_size: 1.0,
+        }
+    }
+
     /// Chunk entities on screen.
     pub fn loaded_count(&self) -> usize {
-        self.loaded.len()
+        self.shown.len()
     }
 
     /// Chunk meshes being built on the async compute pool.
     pub fn tasks_in_flight(&self) -> usize {
-        self.pending.len()
+        self.building.len()
     }
 
     /// Whether the terrain is complete for the current viewers and config: planned, nothing
-    /// being built, and every wanted chunk on screen at the level of detail it is wanted at
-    /// and of the current generation.
+    /// being built or waiting to be swapped in, and every wanted chunk on screen, up to date.
     pub fn is_settled(&self) -> bool {
         let p = &self.plan;
         p.planned
             && !p.dirty
             && !p.backlog
-            && self.pending.is_empty()
-            && self.wanted.iter().all(|(coord, want)| {
-                self.loaded
-                    .get(coord)
-                    .is_some_and(|l| l.lod == want.lod && l.generation == p.generation)
-            })
+            && self.building.is_empty()
+            && self.steps.is_empty()
+            && self.retiring.is_empty()
     }
 
     /// Every chunk on screen.
     pub fn iter(&self) -> impl Iterator<Item = ChunkInfo> + '_ {
-        self.loaded.iter().map(|(&coord, l)| ChunkInfo {
-            coord,
-            entity: l.entity,
-            lod: l.lod,
-        })
+        self.shown.iter().map(|(&key, s)| self.info(key, s.entity))
     }
 
-    /// Chunk `coord`, if it is on screen.
-    pub fn chunk(&self, coord: ChunkCoord) -> Option<ChunkInfo> {
-        self.loaded.get(&coord).map(|l| ChunkInfo {
-            coord,
-            entity: l.entity,
-            lod: l.lod,
-        })
+    /// The chunk of level `lod` at `coord`, if it is on screen.
+    pub fn chunk(&self, lod: u8, coord: ChunkCoord) -> Option<ChunkInfo> {
+        let key = ChunkKey::new(lod, coord);
+        self.shown.get(&key).map(|s| self.info(key, s.entity))
     }
 
-    /// Whether chunk `coord` is being built.
-    pub fn is_pending(&self, coord: ChunkCoord) -> bool {
-        self.pending.contains_key(&coord)
+    /// Whether the chunk of level `lod` at `coord` is being built.
+    pub fn is_pending(&self, lod: u8, coord: ChunkCoord) -> bool {
+        self.building.get(&ChunkKey::new(lod, coord)).is_some()
     }
 
     /// How many chunks the viewers want now.
     pub fn wanted_count(&self) -> usize {
-        self.wanted.len()
+        self.wanted
     }
 
     /// The terrain's root entity, once it exists.
@@ -188,18 +238,34 @@ impl ChunkRegistry {
     }
 
     /// Where the viewers were (in the root's space) when the chunks were last planned: within a
-    /// quarter of a chunk of where they are.
+    /// quarter of a chunk of where they are. The morphing of the terrain material measures
+    /// distances from these, as the planner does.
     pub fn viewer_positions(&self) -> &[Vec3] {
         &self.plan.viewers
     }
 
-    /// Forgets chunk `coord` if `entity` is its entity (it is being despawned or lost its
+    /// The level-of-detail layout of the last plan.
+    pub fn layout(&self) -> Option<LodLayout> {
+        self.plan.layout
+    }
+
+    fn info(&self, key: ChunkKey, entity: Entity) -> ChunkInfo {
+        ChunkInfo {
+            coord: key.coord,
+            entity,
+            lod: key.lod,
+            size: self.chunk_size * (key.lod as f32).exp2(),
+        }
+    }
+
+    /// Forgets the chunk `key` if `entity` is its entity (it is being despawned or lost its
     /// [`TerrainChunk`]), so the next plan builds it again if it is still wanted.
-    fn forget(&mut self, entity: Entity, coord: ChunkCoord) {
-        if self.loaded.get(&coord).is_some_and(|l| l.entity == entity) {
-            self.loaded.remove(&coord);
+    fn forget(&mut self, entity: Entity, key: ChunkKey) {
+        if self.shown.get(&key).is_some_and(|s| s.entity == entity) {
+            self.shown.remove(&key);
             self.plan.dirty = true;
         }
+        self.retiring.retain(|&e| e != entity);
     }
 }
 
@@ -210,7 +276,7 @@ pub(crate) fn forget_chunk(mut world: DeferredWorld, context: HookContext) {
         return;
     };
     if let Some(mut registry) = world.get_resource_mut::<ChunkRegistry>() {
-        registry.forget(context.entity, chunk.coord);
+        registry.forget(context.entity, ChunkKey::new(chunk.lod, chunk.coord));
     }
 }
 
@@ -225,32 +291,37 @@ fn forget_root(mut world: DeferredWorld, context: HookContext) {
     }
 }
 
-/// Streams chunks around [`TerrainViewer`]s: plans in [`TerrainSystems::Stream`], uploads
-/// finished meshes in [`TerrainSystems::Upload`]. Works only inside
+/// Streams chunks around [`TerrainViewer`]s: plans in [`TerrainSystems::Stream`], swaps
+/// finished chunks in in [`TerrainSystems::Upload`]. Works only inside
 /// [`PerlinTerrainPlugin`](crate::PerlinTerrainPlugin), which configures the sets.
 pub(crate) struct TerrainStreamingPlugin;
 
 impl Plugin for TerrainStreamingPlugin {
     fn build(&self, app: &mut App) {
-        app.init_resource::<ChunkRegistry>()
+        app.insert_resource(ChunkRegistry::new())
             .register_type::<ChunkRegistry>()
             .register_type::<TerrainViewer>()
             .register_type::<TerrainRoot>()
             .register_type::<TerrainChunk>()
+            .register_type::<ChunkSpawned>()
+            .register_type::<ChunkRemeshed>()
+            .register_type::<ChunkDespawned>()
             .add_message::<ChunkSpawned>()
             .add_message::<ChunkRemeshed>()
             .add_message::<ChunkDespawned>()
             .add_systems(
                 Update,
-                systems::plan_chunks
-                    .run_if(systems::planning_needed)
-                    .in_set(TerrainSystems::Stream),
-            )
-            .add_systems(
-                Update,
-                systems::upload_chunks
-                    .run_if(systems::meshes_in_flight)
-                    .in_set(TerrainSystems::Upload),
+                (
+                    systems::recover_registry
+                        .run_if(not(resource_exists::<ChunkRegistry>))
+                        .in_set(TerrainSystems::Config),
+                    systems::plan_chunks
+                        .run_if(systems::planning_needed)
+                        .in_set(TerrainSystems::Stream),
+                    systems::upload_chunks
+                        .run_if(systems::chunks_in_flight)
+                        .in_set(TerrainSystems::Upload),
+                ),
             );
     }
 }

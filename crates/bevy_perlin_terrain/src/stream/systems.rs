@@ -1,16 +1,20 @@
-//! The streaming systems: plan (root, unload, cancel, schedule) and upload.
+//! The streaming systems: plan (root, wanted tree, steps, builds) and upload (finished meshes,
+//! complete steps swapped in).
 
-use super::plan::{nearest_distance, wanted_chunks};
+use super::tree::{ChunkKey, Shown as ShownSets, Transition, transitions, wanted_leaves};
 use super::{
-    ChunkDespawned, ChunkRegistry, ChunkRemeshed, ChunkSpawned, Loaded, Pending, TerrainRoot,
+    ChunkDespawned, ChunkRegistry, ChunkRemeshed, ChunkSpawned, Ready, Shown, TerrainRoot,
     TerrainViewer,
 };
-use crate::chunk::{ChunkCoord, ChunkJob, TerrainChunk, build_chunk_mesh};
-use crate::config::ColoursInMesh;
-use crate::state::{ActiveTerrainConfig, TerrainTables};
-use bevy::math::Affine3A;
+use crate::chunk::{ChunkJob, TerrainChunk, build_chunk_mesh};
+use crate::config::{ColoursInMesh, MAX_LOD, MAX_VIEW_CHUNKS, REPLAN};
+use crate::ground::{ActiveTerrainConfig, TerrainTables};
+use crate::space::{PlacementQuery, current_affine, root_space};
+use crate::tasks::{Job, Urgency};
+use bevy::math::DVec2;
+use bevy::mesh::MeshTag;
+use bevy::platform::collections::{HashMap, HashSet};
 use bevy::prelude::*;
-use bevy::tasks::{AsyncComputeTaskPool, futures::check_ready};
 
 /// The terrain's root entity: `Transform`, and `Visibility` where the app can render.
 fn root_bundle() -> impl Bundle {
@@ -23,19 +27,6 @@ fn root_bundle() -> impl Bundle {
     )
 }
 
-/// Where an entity is now: an entity without a parent is where its `Transform` says
-/// (`GlobalTransform` would lag a frame behind a move made this frame), a child where its
-/// `GlobalTransform` says.
-pub(crate) fn current_affine(
-    (local, global, parented): (&Transform, &GlobalTransform, bool),
-) -> Affine3A {
-    if parented {
-        global.affine()
-    } else {
-        local.compute_affine()
-    }
-}
-
 /// Entities whose place may have changed since the last frame.
 type Moved = Or<(
     Changed<Transform>,
@@ -43,17 +34,31 @@ type Moved = Or<(
     Changed<ChildOf>,
 )>;
 
+/// A game removed the [`ChunkRegistry`]: the chunks it knew are orphans. They go, with the
+/// root, and a new registry builds the terrain again.
+pub(super) fn recover_registry(world: &mut World) {
+    warn!("the ChunkRegistry resource was removed; the terrain is rebuilt");
+    let mut ours = world.query_filtered::<Entity, Or<(With<TerrainChunk>, With<TerrainRoot>)>>();
+    let entities: Vec<Entity> = ours.iter(world).collect();
+    for entity in entities {
+        if let Ok(e) = world.get_entity_mut(entity) {
+            e.despawn();
+        }
+    }
+    world.insert_resource(ChunkRegistry::new());
+}
+
 /// Run condition of [`plan_chunks`]: whether anything the plan depends on may have changed
 /// since the last frame (the config, the registry, the number of viewers, the place of a viewer
 /// or of the root). On an idle frame it is false and the executor skips the planner without
 /// starting a task for it.
 pub(super) fn planning_needed(
-    registry: Res<ChunkRegistry>,
+    registry: Option<Res<ChunkRegistry>>,
     active: Option<Res<ActiveTerrainConfig>>,
     viewers: Query<(), With<TerrainViewer>>,
     moved: Query<(), (Or<(With<TerrainViewer>, With<TerrainRoot>)>, Moved)>,
 ) -> bool {
-    let Some(active) = active else {
+    let (Some(registry), Some(active)) = (registry, active) else {
         return false;
     };
     let plan = &registry.plan;
@@ -66,214 +71,303 @@ pub(super) fn planning_needed(
         || !moved.is_empty()
 }
 
-/// Run condition of [`upload_chunks`]: whether any chunk mesh is being built.
-pub(super) fn meshes_in_flight(registry: Res<ChunkRegistry>) -> bool {
-    !registry.pending.is_empty()
+/// Run condition of [`upload_chunks`]: whether any chunk is being built or waits to be swapped
+/// in.
+pub(super) fn chunks_in_flight(registry: Option<Res<ChunkRegistry>>) -> bool {
+    registry.is_some_and(|r| !r.building.is_empty() || !r.steps.is_empty())
 }
 
 /// Plans the terrain when something it depends on changed: a viewer moved a quarter of a chunk
 /// (or came or went), the config changed, a chunk or the root was despawned, or a task slot
-/// freed up for a chunk that was waiting. Then it unloads chunks out of range, cancels tasks
-/// nobody needs, and starts tasks for the missing or outdated chunks nearest the viewers, within
+/// freed up for a chunk that was waiting. It works out the tree the viewers want and the steps
+/// to it from what is on screen, despawns at once what is out of range, cancels builds nobody
+/// needs, and starts the builds of the most urgent steps (holes first, then the nearest) within
 /// `max_tasks_in_flight`. Otherwise it returns at once; on an idle frame [`planning_needed`]
 /// keeps it from running at all.
 pub(super) fn plan_chunks(
     mut commands: Commands,
-    viewers: Query<(&Transform, &GlobalTransform, Has<ChildOf>), With<TerrainViewer>>,
-    roots: Query<(&Transform, &GlobalTransform, Has<ChildOf>), With<TerrainRoot>>,
+    viewers: Query<(Entity, &Transform, &GlobalTransform, Has<ChildOf>), With<TerrainViewer>>,
+    roots: PlacementQuery<With<TerrainRoot>>,
     active: Option<Res<ActiveTerrainConfig>>,
     tables: Option<Res<TerrainTables>>,
     colours_in_mesh: Res<ColoursInMesh>,
     mut registry: ResMut<ChunkRegistry>,
     mut despawned: MessageWriter<ChunkDespawned>,
+    mut warned: Local<HashSet<Entity>>,
 ) {
     let (Some(active), Some(tables)) = (active, tables) else {
         return;
     };
     let config = active.config();
     let size = config.chunk_size;
-    // Viewers in the terrain's own space.
-    let current = current_affine;
-    let root_space = registry
-        .root
-        .and_then(|root| roots.get(root).ok())
-        .map_or(Affine3A::IDENTITY, |root| current(root).inverse());
-    let positions: Vec<Vec3> = viewers
-        .iter()
-        .map(|v| root_space.transform_point3(current(v).translation.into()))
-        .collect();
+    // Viewers in the terrain's own space; one that is nowhere is left out (warned about once).
+    let root_space = root_space(registry.root, &roots);
+    let mut positions = Vec::with_capacity(viewers.iter().len());
+    for (entity, local, global, parented) in &viewers {
+        let p = root_space
+            .transform_point3(current_affine((local, global, parented)).translation.into());
+        if p.is_finite() {
+            positions.push(p);
+            warned.remove(&entity);
+        } else if warned.insert(entity) {
+            warn!(
+                "terrain viewer {entity} is at {p}, not a finite position: it is ignored until it is"
+            );
+        }
+    }
     let plan = &registry.plan;
     let moved = positions.len() != plan.viewers.len()
         || positions
             .iter()
             .zip(&plan.viewers)
-            .any(|(a, b)| a.distance_squared(*b) > (size * 0.25).powi(2) || !a.is_finite());
+            .any(|(a, b)| a.distance_squared(*b) > (size * REPLAN as f32).powi(2));
     let changed = active.is_changed() || plan.generation != active.generation();
     if plan.planned && !plan.dirty && !moved && !changed && registry.root.is_some() {
         return;
     }
     let registry = &mut *registry;
+    let generation = active.generation();
+    let layout = config.lod_layout();
+    let geometry = (config.chunk_size, config.chunk_resolution);
+    if registry.plan.geometry.is_some_and(|g| g != geometry) {
+        // Keys now mean other ground: every chunk on screen retires, and stays on screen until
+        // the whole new tree is built.
+        let old: Vec<Entity> = registry.shown.drain().map(|(_, s)| s.entity).collect();
+        registry.retiring.extend(old);
+        registry.ready.clear();
+        registry.building.clear();
+        registry.steps.clear();
+    }
+    registry.chunk_size = config.chunk_size;
+    registry.plan.geometry = Some(geometry);
     registry.plan.planned = true;
     registry.plan.dirty = false;
-    registry.plan.viewers = positions.clone();
-    registry.plan.generation = active.generation();
+    registry.plan.viewers.clone_from(&positions);
+    registry.plan.generation = generation;
+    registry.plan.layout = Some(layout);
     if registry.root.is_none() {
         let root = commands.spawn(root_bundle()).id();
         registry.root = Some(root);
         // Chunks left from an earlier root (spawned in the frame it went) join the new one.
-        for loaded in registry.loaded.values() {
-            commands.entity(loaded.entity).try_insert(ChildOf(root));
+        for entity in registry
+            .shown
+            .values()
+            .map(|s| s.entity)
+            .chain(registry.retiring.iter().copied())
+        {
+            commands.entity(entity).try_insert(ChildOf(root));
         }
     }
-    // Chunks stay until a chunk's width beyond the view distance: no flicker at the edge.
-    let keep = config.view_distance + size;
-    registry.loaded.retain(|&coord, chunk| {
-        let stays = nearest_distance(&positions, coord, size) <= keep;
-        if !stays {
-            commands.entity(chunk.entity).try_despawn();
-            despawned.write(ChunkDespawned {
-                entity: chunk.entity,
-                coord,
+
+    let at: Vec<DVec2> = positions
+        .iter()
+        .map(|p| DVec2::new(p.x as f64, p.z as f64))
+        .collect();
+    let on_screen: HashSet<ChunkKey> = registry.shown.keys().copied().collect();
+    let split = ShownSets::split_of(&on_screen, MAX_LOD);
+    let shown_sets = ShownSets {
+        chunks: &on_screen,
+        split: &split,
+    };
+    let limit = MAX_VIEW_CHUNKS * positions.len().clamp(1, 4);
+    let wanted = wanted_leaves(&at, &layout, &shown_sets, limit);
+    registry.wanted = wanted.len();
+    let current: HashMap<ChunkKey, bool> = registry
+        .shown
+        .iter()
+        .map(|(&key, s)| (key, s.generation == generation))
+        .collect();
+    let mut steps = transitions(&wanted, &current, &layout, &at);
+    // Chunks nothing wants any more go now.
+    steps.retain(|step| {
+        if !step.new.is_empty() {
+            return true;
+        }
+        for key in &step.old {
+            if let Some(shown) = registry.shown.remove(key) {
+                commands.entity(shown.entity).try_despawn();
+                despawned.write(ChunkDespawned {
+                    entity: shown.entity,
+                    coord: key.coord,
+                    lod: key.lod,
+                });
+            }
+        }
+        false
+    });
+    // Builds nobody needs are cancelled, finished ones dropped.
+    let needed: HashSet<ChunkKey> = steps.iter().flat_map(|s| s.new.iter().copied()).collect();
+    registry
+        .ready
+        .retain(|key, r| needed.contains(key) && r.generation == generation);
+    registry
+        .building
+        .retain(|key, &g| needed.contains(key) && g == generation);
+    let mut jobs = Vec::new();
+    for step in &steps {
+        let urgency = Urgency {
+            hole: step.old.is_empty(),
+            distance: step.distance as f32,
+        };
+        for &key in &step.new {
+            if registry.ready.contains_key(&key) || registry.building.get(&key).is_some() {
+                continue;
+            }
+            let mut job = ChunkJob::new(tables.tables().clone(), config, key.coord, key.lod);
+            if !colours_in_mesh.0 {
+                job = job.without_colours();
+            }
+            jobs.push(Job {
+                key,
+                meta: generation,
+                urgency,
+                work: move || build_chunk_mesh(&job),
             });
         }
-        stays
-    });
-    // Dropping a task cancels it; its chunk is planned again below if still wanted.
-    let generation = active.generation();
-    registry.pending.retain(|&coord, task| {
-        task.generation == generation && nearest_distance(&positions, coord, size) <= keep
-    });
-    let loaded = &registry.loaded;
-    registry.wanted = wanted_chunks(&positions, config, |coord| {
-        loaded.get(&coord).map(|chunk| chunk.lod)
-    });
-
-    /// A chunk to build: whether its place on screen is empty (those go first), its distance,
-    /// which chunk and at which level of detail.
-    struct Job {
-        on_screen: bool,
-        distance: f32,
-        coord: ChunkCoord,
-        lod: u8,
     }
-    let mut jobs = Vec::new();
-    for (&coord, want) in &registry.wanted {
-        let on_screen = match registry.loaded.get(&coord) {
-            Some(chunk) if chunk.lod == want.lod && chunk.generation == generation => continue,
-            Some(_) => true,
-            None => false,
-        };
-        match registry.pending.get(&coord) {
-            Some(task) if task.lod == want.lod => continue,
-            Some(_) => {
-                registry.pending.remove(&coord);
-            }
-            None => {}
-        }
-        jobs.push(Job {
-            on_screen,
-            distance: want.distance,
-            coord,
-            lod: want.lod,
-        });
-    }
-    // Holes first, then the nearest.
-    jobs.sort_by(|a, b| {
-        a.on_screen
-            .cmp(&b.on_screen)
-            .then(a.distance.total_cmp(&b.distance))
-    });
-    let free = (config.max_tasks_in_flight as usize).saturating_sub(registry.pending.len());
-    registry.plan.backlog = jobs.len() > free;
-    let pool = AsyncComputeTaskPool::get();
-    for job in jobs.into_iter().take(free) {
-        let mut chunk = ChunkJob::new(tables.tables().clone(), config, job.coord, job.lod);
-        if !colours_in_mesh.0 {
-            chunk = chunk.without_colours();
-        }
-        let task = pool.spawn(async move { build_chunk_mesh(&chunk) });
-        registry.pending.insert(
-            job.coord,
-            Pending {
-                task,
-                lod: job.lod,
-                generation,
-            },
-        );
-    }
+    registry.plan.backlog = registry
+        .building
+        .start(jobs, config.max_tasks_in_flight as usize);
+    registry.steps = steps;
 }
 
-/// Turns up to `max_uploads_per_frame` finished meshes into chunk entities (or new meshes on
-/// existing ones). Results of an older config generation are dropped, never inserted.
+/// Takes up to `max_uploads_per_frame` finished meshes into the mesh assets, then swaps in
+/// every step whose chunks are all built (all of them at once while chunks of another chunk
+/// size retire). Results of an older config generation are dropped, never shown.
 pub(super) fn upload_chunks(
     mut commands: Commands,
     active: Option<Res<ActiveTerrainConfig>>,
     mut registry: ResMut<ChunkRegistry>,
-    mut meshes: ResMut<Assets<Mesh>>,
+    meshes: Option<ResMut<Assets<Mesh>>>,
     mut spawned: MessageWriter<ChunkSpawned>,
     mut remeshed: MessageWriter<ChunkRemeshed>,
+    mut despawned: MessageWriter<ChunkDespawned>,
 ) {
-    let Some(active) = active else { return };
+    let (Some(active), Some(mut meshes)) = (active, meshes) else {
+        return;
+    };
     let registry = &mut *registry;
     let Some(root) = registry.root else { return };
     let config = active.config();
-    let budget = config.max_uploads_per_frame as usize;
-    let mut finished = Vec::new();
-    for (&coord, task) in registry.pending.iter_mut() {
-        if finished.len() == budget {
-            break;
-        }
-        if task.task.is_finished()
-            && let Some(mesh) = check_ready(&mut task.task)
-        {
-            finished.push((coord, task.lod, task.generation, mesh));
-        }
-    }
+    let generation = active.generation();
+    let finished = registry
+        .building
+        .finished(config.max_uploads_per_frame as usize);
     if !finished.is_empty() && registry.plan.backlog {
         // Task slots freed up for chunks that were waiting.
         registry.plan.dirty = true;
     }
-    let size = config.chunk_size;
-    for (coord, lod, generation, data) in finished {
-        registry.pending.remove(&coord);
+    for (key, built_for, data) in finished {
         // A stale or empty result is dropped; the chunk is planned again.
-        if generation != active.generation() || data.is_empty() {
+        if built_for != generation || data.is_empty() {
             registry.plan.dirty = true;
             continue;
         }
-        let mesh = Mesh3d(meshes.add(data.into_mesh()));
-        let chunk = TerrainChunk { coord, lod };
-        let transform = Transform::from_xyz(coord.x as f32 * size, 0.0, coord.y as f32 * size);
-        if let Some(loaded) = registry.loaded.get_mut(&coord) {
-            // The old mesh stays on screen until this replaces it: no hole, no flash.
-            commands
-                .entity(loaded.entity)
-                .try_insert((mesh, chunk, transform));
-            (loaded.lod, loaded.generation) = (lod, generation);
-            remeshed.write(ChunkRemeshed {
-                entity: loaded.entity,
-                coord,
-                lod,
-            });
-        } else {
-            let entity = commands
-                .spawn((
-                    Name::new(format!("terrain chunk {coord}")),
-                    chunk,
-                    mesh,
-                    transform,
-                    ChildOf(root),
-                ))
-                .id();
-            registry.loaded.insert(
-                coord,
-                Loaded {
-                    entity,
-                    lod,
-                    generation,
-                },
+        let heights = data.height_range();
+        registry.ready.insert(
+            key,
+            Ready {
+                mesh: meshes.add(data.into_mesh()),
+                generation,
+                heights,
+            },
+        );
+    }
+
+    let ready = &registry.ready;
+    let complete = |step: &Transition| step.new.iter().all(|key| ready.contains_key(key));
+    let steps = std::mem::take(&mut registry.steps);
+    let (now, later): (Vec<Transition>, Vec<Transition>) = if registry.retiring.is_empty() {
+        steps.into_iter().partition(complete)
+    } else if steps.iter().all(complete) {
+        for entity in registry.retiring.drain(..) {
+            commands.entity(entity).try_despawn();
+        }
+        (steps, Vec::new())
+    } else {
+        (Vec::new(), steps)
+    };
+    registry.steps = later;
+    let size = config.chunk_size;
+    for step in now {
+        for key in step.old.iter().filter(|key| !step.new.contains(key)) {
+            if let Some(shown) = registry.shown.remove(key) {
+                commands.entity(shown.entity).try_despawn();
+                despawned.write(ChunkDespawned {
+                    entity: shown.entity,
+                    coord: key.coord,
+                    lod: key.lod,
+                });
+            }
+        }
+        for key in step.new {
+            let Some(ready) = registry.ready.remove(&key) else {
+                continue;
+            };
+            let chunk = TerrainChunk {
+                coord: key.coord,
+                lod: key.lod,
+            };
+            let side = size * (key.lod as f32).exp2();
+            let corner = key.coord.as_vec2() * side;
+            let placed = (
+                chunk,
+                Mesh3d(ready.mesh),
+                MeshTag(u32::from(key.lod)),
+                Transform::from_xyz(corner.x, 0.0, corner.y),
+                #[cfg(feature = "render")]
+                bounds(side, ready.heights),
             );
-            spawned.write(ChunkSpawned { entity, coord, lod });
+            if let Some(shown) = registry.shown.get_mut(&key) {
+                // Rebuilt in place: the old mesh stayed on screen until now.
+                commands.entity(shown.entity).try_insert(placed);
+                shown.generation = ready.generation;
+                remeshed.write(ChunkRemeshed {
+                    entity: shown.entity,
+                    coord: key.coord,
+                    lod: key.lod,
+                });
+            } else {
+                let entity = commands
+                    .spawn((
+                        Name::new(format!("terrain chunk {} of level {}", key.coord, key.lod)),
+                        placed,
+                        ChildOf(root),
+                    ))
+                    .id();
+                registry.shown.insert(
+                    key,
+                    Shown {
+                        entity,
+                        generation: ready.generation,
+                    },
+                );
+                spawned.write(ChunkSpawned {
+                    entity,
+                    coord: key.coord,
+                    lod: key.lod,
+                });
+            }
         }
     }
+}
+
+/// The box a chunk `side` metres wide can cover on screen, whatever its morph: its own
+/// heights and its morph targets. Bevy's own would see only the former.
+#[cfg(feature = "render")]
+fn bounds(
+    side: f32,
+    (low, high): (f32, f32),
+) -> (
+    bevy::camera::primitives::Aabb,
+    bevy::camera::visibility::NoAutoAabb,
+) {
+    let (low, high) = if low <= high { (low, high) } else { (0.0, 0.0) };
+    (
+        bevy::camera::primitives::Aabb::from_min_max(
+            Vec3::new(0.0, low, 0.0),
+            Vec3::new(side, high, side),
+        ),
+        bevy::camera::visibility::NoAutoAabb,
+    )
 }

@@ -1,9 +1,12 @@
-//! One chunk without an `App`: levels of detail nest bit for bit, and the sampler's
+//! One chunk without an `App`: its heights are the ground at its level's detail (the sampler's
+//! at level 0), its morph targets are its parent's surface exactly, and the sampler's
 //! conveniences agree with its plain form and with the mesh.
 
 use bevy::math::{IVec2, Vec2, Vec3};
-use bevy_perlin_terrain::chunk::{ChunkJob, build_chunk_mesh};
-use bevy_perlin_terrain::perlin_core::{DomainWarp, Erosion, Fbm, NoiseTables};
+use bevy_perlin_terrain::chunk::{ChunkJob, ChunkMeshData, build_chunk_mesh};
+use bevy_perlin_terrain::perlin_core::{
+    Detail, DomainWarp, Erosion, Fbm, GridKernel, GridSpec, NoiseTables,
+};
 use bevy_perlin_terrain::{TerrainConfig, TerrainSampler};
 use std::sync::Arc;
 
@@ -23,30 +26,139 @@ fn configs() -> Vec<TerrainConfig> {
     vec![plain, shaped]
 }
 
+fn build(
+    config: &TerrainConfig,
+    tables: &Arc<NoiseTables>,
+    coord: IVec2,
+    lod: u8,
+) -> ChunkMeshData {
+    build_chunk_mesh(&ChunkJob::new(tables.clone(), config, coord, lod))
+}
+
 #[test]
-fn a_coarser_level_keeps_every_other_vertex_bit_for_bit() {
+fn a_chunks_heights_are_the_ground_at_its_levels_detail() {
     for config in configs() {
         let tables = Arc::new(NoiseTables::from_seed(config.seed));
+        let sampler = TerrainSampler::new(tables.clone(), &config);
+        let n = config.chunk_resolution as usize;
+        let coord = IVec2::new(-3, 5);
+        let mut differs = false;
+        for lod in 0..=3 {
+            let mesh = build(&config, &tables, coord, lod);
+            let spacing = config.vertex_spacing(lod);
+            let spec = GridSpec::new([0.0, 0.0], spacing, [n, n]).with_start([
+                coord.x as i64 * (n as i64 - 1),
+                coord.y as i64 * (n as i64 - 1),
+            ]);
+            let mut values = vec![0.0; n * n];
+            config
+                .noise
+                .fill_grid_detailed(
+                    GridKernel::Auto,
+                    &tables,
+                    &spec,
+                    Detail::at_spacing(spacing),
+                    &mut values,
+                    None,
+                    None,
+                )
+                .expect("a chunk's grid");
+            for (k, v) in values.iter().enumerate() {
+                let h = v * config.height_scale;
+                assert_eq!(
+                    mesh.positions[k][1].to_bits(),
+                    h.to_bits(),
+                    "level {lod}, vertex {k}"
+                );
+                let (i, j) = ((k % n) as u32, (k / n) as u32);
+                let [x, z] = config.vertex_position(coord, lod, i, j);
+                let full = sampler.height(x, z);
+                if lod == 0 {
+                    // Level 0 is the full-detail ground, the sampler's.
+                    assert_eq!(h.to_bits(), full.to_bits(), "({x}, {z})");
+                } else {
+                    differs |= (h - full).abs() > 1e-3;
+                }
+            }
+        }
+        // Far levels leave out the octaves they cannot show.
+        assert!(differs, "every level equals the full detail");
+    }
+}
+
+/// The height of `parent`'s mesh (its grid of `n × n`, `size` metres) at chunk-local `(x, z)`,
+/// on the triangle that contains it (each quad split from its `+x` corner to its `+z` corner).
+fn parent_surface(parent: &ChunkMeshData, n: usize, size: f32, x: f32, z: f32) -> f32 {
+    let step = size / (n - 1) as f32;
+    let (u, v) = (x / step, z / step);
+    let (i, j) = (
+        (u.floor() as usize).min(n - 2),
+        (v.floor() as usize).min(n - 2),
+    );
+    let (fu, fv) = (u - i as f32, v - j as f32);
+    let h = |a: usize, b: usize| parent.positions[b * n + a][1];
+    if fu + fv <= 1.0 {
+        h(i, j) + fu * (h(i + 1, j) - h(i, j)) + fv * (h(i, j + 1) - h(i, j))
+    } else {
+        h(i + 1, j + 1)
+            + (1.0 - fu) * (h(i, j + 1) - h(i + 1, j + 1))
+            + (1.0 - fv) * (h(i + 1, j) - h(i + 1, j + 1))
+    }
+}
+
+#[test]
+fn a_chunks_morph_target_is_its_parents_surface() {
+    for config in configs() {
+        let tables = Arc::new(NoiseTables::from_seed(config.seed));
+        let n = config.chunk_resolution as usize;
         for coord in [IVec2::new(0, 0), IVec2::new(-7, 3), IVec2::new(250, -913)] {
-            let fine = build_chunk_mesh(&ChunkJob::new(tables.clone(), &config, coord, 0));
-            let n = config.resolution_at(0) as usize;
-            for lod in 1..=config.max_lod() {
-                let coarse = build_chunk_mesh(&ChunkJob::new(tables.clone(), &config, coord, lod));
-                let m = config.resolution_at(lod) as usize;
-                let stride = 1usize << lod;
-                for j in 0..m {
-                    for i in 0..m {
-                        let (c, f) = (j * m + i, j * stride * n + i * stride);
-                        assert_eq!(
-                            coarse.positions[c].map(f32::to_bits),
-                            fine.positions[f].map(f32::to_bits),
-                            "LOD {lod} vertex ({i}, {j}) of {coord}"
-                        );
-                        assert_eq!(coarse.normals[c], fine.normals[f]);
+            for lod in 0..3u8 {
+                let child = build(&config, &tables, coord, lod);
+                let parent_coord = coord.div_euclid(IVec2::splat(2));
+                let parent = build(&config, &tables, parent_coord, lod + 1);
+                // The child's corner within its parent, in metres.
+                let size = (config.chunk_size as f64 * f64::from(lod).exp2()) as f32;
+                let offset = (coord - parent_coord * 2).as_vec2() * size;
+                let half = (n - 1) / 2;
+                for j in 0..n {
+                    for i in 0..n {
+                        let target = child.morph[j * n + i];
+                        let at = (j * n + i, (i, j));
+                        if i % 2 == 0 && j % 2 == 0 {
+                            // The parent's own vertex there, bit for bit.
+                            let (pi, pj) = (
+                                i / 2 + (coord.x - parent_coord.x * 2) as usize * half,
+                                j / 2 + (coord.y - parent_coord.y * 2) as usize * half,
+                            );
+                            let p = pj * n + pi;
+                            assert_eq!(
+                                target[0].to_bits(),
+                                parent.positions[p][1].to_bits(),
+                                "{at:?}"
+                            );
+                            assert_eq!([target[1], target[2], target[3]], parent.normals[p]);
+                        } else {
+                            // Between them, on the parent's triangles.
+                            let [x, _, z] = child.positions[j * n + i];
+                            let local = Vec2::new(x, z) + offset;
+                            let h = parent_surface(&parent, n, 2.0 * size, local.x, local.y);
+                            assert!((target[0] - h).abs() < 1e-3, "{at:?}: {} vs {h}", target[0]);
+                        }
                     }
                 }
             }
         }
+    }
+}
+
+#[test]
+fn the_top_level_morphs_to_nothing_but_itself() {
+    let config = TerrainConfig::default();
+    let tables = Arc::new(NoiseTables::from_seed(config.seed));
+    let top = config.max_lod();
+    let mesh = build(&config, &tables, IVec2::new(1, -1), top);
+    for ((p, n), m) in mesh.positions.iter().zip(&mesh.normals).zip(&mesh.morph) {
+        assert_eq!([p[1], n[0], n[1], n[2]], *m);
     }
 }
 
@@ -56,8 +168,8 @@ fn the_sampler_conveniences_agree_with_its_plain_form_and_the_mesh() {
         let tables = Arc::new(NoiseTables::from_seed(config.seed));
         let sampler = TerrainSampler::new(tables.clone(), &config);
         let coord = IVec2::new(3, -2);
-        let mesh = build_chunk_mesh(&ChunkJob::new(tables, &config, coord, 0));
-        let n = config.resolution_at(0);
+        let mesh = build(&config, &tables, coord, 0);
+        let n = config.chunk_resolution;
         let mut points = Vec::new();
         for (j, i) in [(0, 0), (5, 17), (n - 1, n - 1)] {
             let [x, z] = config.vertex_position(coord, 0, i, j);

@@ -1,21 +1,22 @@
 //! A headless app with the terrain plugin, and helpers to run it until the terrain settles.
 
-#![allow(dead_code)]
+#![allow(dead_code, reason = "each test module uses a part")]
 
 use bevy::asset::AssetPlugin;
 use bevy::mesh::{Mesh, MeshPlugin, VertexAttributeValues};
 use bevy::prelude::*;
 use bevy_perlin_terrain::prelude::*;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-/// A small, quick terrain: 32 m chunks of 17 vertices, 160 m view distance, two LOD steps.
+/// A small, quick terrain: 32 m chunks of 17 vertices, full detail to 160 m, a 400 m view in
+/// three levels (32, 64 and 128 m chunks).
 pub fn small_config() -> TerrainConfig {
     TerrainConfig {
         seed: 11,
         chunk_size: 32.0,
         chunk_resolution: 17,
-        view_distance: 160.0,
-        lod_distances: vec![60.0, 110.0],
+        view_distance: 400.0,
+        lod_distance: 160.0,
         max_tasks_in_flight: 6,
         max_uploads_per_frame: 3,
         ..TerrainConfig::default()
@@ -50,21 +51,27 @@ pub fn app(config: TerrainConfig, viewer: Vec3) -> (App, Entity) {
     app_with(PerlinTerrainPlugin::from_config(config), "assets", viewer)
 }
 
-/// Runs updates (letting the background tasks work) until `done`, at most `max` frames;
-/// returns the frames it took.
-pub fn run_until(
-    app: &mut App,
-    max: usize,
-    mut done: impl FnMut(&mut App) -> bool,
-) -> Option<usize> {
-    for frame in 1..=max {
+/// How long a wait on the terrain may take before a test fails: long enough for the slowest
+/// debug build on a busy machine, so that only a hang fails (tests wait on state, not time).
+pub const PATIENCE: Duration = Duration::from_secs(120);
+
+/// Runs updates (the background tasks work meanwhile) until `done`; returns the frames it
+/// took. Panics, naming `what`, if that takes longer than [`PATIENCE`].
+pub fn run_until(app: &mut App, what: &str, mut done: impl FnMut(&mut App) -> bool) -> usize {
+    let started = Instant::now();
+    for frame in 1.. {
         app.update();
         if done(app) {
-            return Some(frame);
+            return frame;
         }
-        std::thread::sleep(Duration::from_millis(2));
+        assert!(
+            started.elapsed() < PATIENCE,
+            "{what}: not after {frame} frames ({PATIENCE:?})"
+        );
+        // Let the task pool's threads take the core.
+        std::thread::yield_now();
     }
-    None
+    unreachable!()
 }
 
 /// Whether every chunk the viewers want is on screen, up to date, and nothing is in flight.
@@ -72,16 +79,16 @@ pub fn settled(app: &mut App) -> bool {
     app.world().resource::<ChunkRegistry>().is_settled()
 }
 
-/// Runs until the terrain settles, at most 1500 frames (3 s of sleeping); panics otherwise.
+/// Runs until the terrain settles; returns the frames it took.
 pub fn settle(app: &mut App) -> usize {
-    run_until(app, 1500, settled).expect("the terrain settles within 1500 frames")
+    run_until(app, "the terrain settles", settled)
 }
 
 /// `(entity, chunk)` of every chunk entity in the world.
 pub fn chunks(app: &mut App) -> Vec<(Entity, TerrainChunk)> {
     let mut q = app.world_mut().query::<(Entity, &TerrainChunk)>();
     let mut all: Vec<_> = q.iter(app.world()).map(|(e, c)| (e, *c)).collect();
-    all.sort_by_key(|(_, c)| (c.coord.x, c.coord.y));
+    all.sort_by_key(|(_, c)| (c.lod, c.coord.x, c.coord.y));
     all
 }
 
@@ -106,4 +113,37 @@ pub fn mesh_of(app: &App, entity: Entity) -> (Vec<[f32; 3]>, Vec<[f32; 3]>) {
         other => panic!("unexpected attribute {other:?}"),
     };
     (get(Mesh::ATTRIBUTE_POSITION), get(Mesh::ATTRIBUTE_NORMAL))
+}
+
+/// The messages of type `M` written in every frame until `done` (drained each frame, so none is
+/// lost whatever the wall clock), and the frames it took.
+pub fn collect_until<M: Message>(
+    app: &mut App,
+    what: &str,
+    mut done: impl FnMut(&mut App) -> bool,
+) -> (Vec<M>, usize) {
+    let mut all = Vec::new();
+    let frames = run_until(app, what, |app| {
+        all.extend(drain::<M>(app));
+        done(app)
+    });
+    (all, frames)
+}
+
+/// Every chunk on screen as its footprint: `(lod, x, z, size)` in metres.
+pub fn footprints(app: &App) -> Vec<(u8, Rect)> {
+    app.world()
+        .resource::<ChunkRegistry>()
+        .iter()
+        .map(|c| (c.lod, c.rect()))
+        .collect()
+}
+
+/// How many chunks on screen cover the terrain-space point `p` (`x`, `z`): 1 where the ground
+/// is covered once.
+pub fn coverage(rects: &[(u8, Rect)], p: Vec2) -> usize {
+    rects
+        .iter()
+        .filter(|(_, r)| p.x >= r.min.x && p.x < r.max.x && p.y >= r.min.y && p.y < r.max.y)
+        .count()
 }

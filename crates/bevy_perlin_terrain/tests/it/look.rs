@@ -2,15 +2,12 @@
 //! colours rewrites the material and rebuilds nothing, the vertex-colour fallback carries its
 //! colours in the mesh, the sea follows the viewers, layer textures become texture arrays.
 
-#![cfg(feature = "render")]
-
-mod common;
-
-use bevy::mesh::Mesh;
+use crate::common::*;
+use bevy::mesh::{Mesh, VertexAttributeValues};
 use bevy::prelude::*;
+use bevy_perlin_terrain::chunk::{ChunkJob, build_chunk_mesh};
 use bevy_perlin_terrain::prelude::*;
-use bevy_perlin_terrain::{HeightBand, LayerTexture, TerrainShading, WaterMaterial};
-use common::*;
+use bevy_perlin_terrain::{HeightBand, LayerTexture, TerrainShading, TerrainTables, WaterMaterial};
 
 /// A headless app with the material assets (no renderer: the materials are created and kept
 /// in step, nothing draws them).
@@ -111,21 +108,137 @@ fn the_vertex_colour_look_carries_colours_in_the_mesh_and_rebuilds_on_a_colour_c
         Vec3::new(0.0, 50.0, 0.0),
     );
     settle(&mut app);
-    let world = app.world_mut();
-    let mut q = world
-        .query_filtered::<(&Mesh3d, Option<&MeshMaterial3d<StandardMaterial>>), With<TerrainChunk>>(
+    let colours_of = |app: &mut App, entity: Entity| {
+        let world = app.world();
+        let handle = &world.get::<Mesh3d>(entity).expect("a mesh").0;
+        match world
+            .resource::<Assets<Mesh>>()
+            .get(handle)
+            .expect("the mesh")
+            .try_attribute(Mesh::ATTRIBUTE_COLOR)
+        {
+            Ok(VertexAttributeValues::Float32x4(c)) => c.clone(),
+            other => panic!("vertex colours: {other:?}"),
+        }
+    };
+    let before = chunks(&mut app);
+    for &(entity, _) in &before {
+        assert!(
+            app.world()
+                .get::<MeshMaterial3d<StandardMaterial>>(entity)
+                .is_some()
         );
-    for (mesh, material) in q.iter(world) {
-        assert!(material.is_some());
-        let mesh = world.resource::<Assets<Mesh>>().get(&mesh.0).unwrap();
-        assert!(mesh.attribute(Mesh::ATTRIBUTE_COLOR).is_some());
     }
+    let old: Vec<_> = before
+        .iter()
+        .map(|&(e, _)| colours_of(&mut app, e))
+        .collect();
     let generation_before = generation(&app);
     let mut changed = config;
-    changed.colours.rock = [0.9, 0.0, 0.0];
-    switch(&mut app, changed);
+    changed.colours.bands[1].colour = [0.9, 0.0, 0.0];
+    *app.world_mut().resource_mut::<TerrainConfigSource>() =
+        TerrainConfigSource::Fixed(changed.clone());
+    let (remeshed, _) = collect_until::<ChunkRemeshed>(&mut app, "the new colours", |app| {
+        generation(app) > generation_before && settled(app)
+    });
     assert_eq!(generation(&app), generation_before + 1);
+    // Every chunk rebuilt once, in place, with the colours of the new ramp.
+    assert_eq!(remeshed.len(), before.len());
+    assert_eq!(chunks(&mut app), before);
+    let tables = app.world().resource::<TerrainTables>().tables().clone();
+    let mut reddened = 0;
+    for (&(entity, chunk), old) in before.iter().zip(&old) {
+        let now = colours_of(&mut app, entity);
+        let job = ChunkJob::new(tables.clone(), &changed, chunk.coord, chunk.lod);
+        assert_eq!(now, build_chunk_mesh(&job).colors, "{chunk:?}");
+        reddened += now.iter().zip(old).filter(|(n, o)| n != o).count();
+    }
+    assert!(
+        reddened > 100,
+        "only {reddened} vertices of grass turned red"
+    );
+}
+
+#[test]
+fn the_material_morphs_by_the_levels_and_the_viewers_the_chunks_were_chosen_for() {
+    let config = small_config();
+    let (mut app, viewer) = look_app(
+        config.clone(),
+        TerrainLook::Material,
+        Vec3::new(40.0, 50.0, -30.0),
+    );
     settle(&mut app);
+    let layout = config.lod_layout();
+    let s = shading(&app);
+    for lod in 0..=layout.top() {
+        let register = s.morph[lod as usize / 2];
+        let (start, rate) = if lod % 2 == 0 {
+            (register.x, register.y)
+        } else {
+            (register.z, register.w)
+        };
+        match layout.morph_range(lod) {
+            Some((a, b)) => {
+                assert_eq!(start, a as f32, "level {lod}");
+                assert!((rate - (1.0 / (b - a)) as f32).abs() < 1e-6);
+            }
+            None => assert_eq!(rate, 0.0, "the top level never morphs"),
+        }
+    }
+    assert_eq!(s.viewer_count.x, 1.0);
+    assert_eq!((s.viewers[0].x, s.viewers[0].y), (40.0, -30.0));
+    // A move that replans moves the morph with it.
+    app.world_mut()
+        .get_mut::<Transform>(viewer)
+        .expect("viewer")
+        .translation
+        .x += 50.0;
+    settle(&mut app);
+    assert_eq!(shading(&app).viewers[0].x, 90.0);
+}
+
+#[test]
+fn the_water_gives_viewing_cameras_a_depth_prepass_and_takes_back_only_its_own() {
+    use bevy::core_pipeline::prepass::DepthPrepass;
+    let config = small_config();
+    let (mut app, viewer) = look_app(
+        config.clone(),
+        TerrainLook::Material,
+        Vec3::new(0.0, 50.0, 0.0),
+    );
+    app.world_mut()
+        .entity_mut(viewer)
+        .insert(Camera3d::default());
+    let own = app
+        .world_mut()
+        .spawn((Camera3d::default(), TerrainViewer, DepthPrepass))
+        .id();
+    settle(&mut app);
+    for _ in 0..3 {
+        app.update();
+    }
+    assert!(
+        app.world().get::<DepthPrepass>(viewer).is_some(),
+        "the sea needs the depth"
+    );
+    switch(
+        &mut app,
+        TerrainConfig {
+            water: None,
+            ..config
+        },
+    );
+    for _ in 0..3 {
+        app.update();
+    }
+    assert!(
+        app.world().get::<DepthPrepass>(viewer).is_none(),
+        "taken back with the sea"
+    );
+    assert!(
+        app.world().get::<DepthPrepass>(own).is_some(),
+        "the game's own stays"
+    );
 }
 
 #[test]

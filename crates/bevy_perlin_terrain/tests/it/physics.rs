@@ -4,8 +4,7 @@
 //! entities, whatever the viewers see; a body at 100 m/s always finds one where it arrives; a
 //! config change swaps them without a step without ground.
 
-#![cfg(feature = "avian")]
-
+use crate::common::{PATIENCE, run_until};
 use avian3d::prelude::*;
 use bevy::asset::AssetPlugin;
 use bevy::ecs::system::RunSystemOnce;
@@ -15,7 +14,7 @@ use bevy::time::TimeUpdateStrategy;
 use bevy_perlin_terrain::Collision;
 use bevy_perlin_terrain::prelude::*;
 use std::collections::HashSet;
-use std::time::Duration;
+use std::time::Instant;
 
 /// 16 m chunks of 17 samples (1 m apart): many borders and corners in a small area.
 fn config(height_scale: f32) -> TerrainConfig {
@@ -25,7 +24,7 @@ fn config(height_scale: f32) -> TerrainConfig {
         chunk_size: 16.0,
         chunk_resolution: 17,
         view_distance: 40.0,
-        lod_distances: vec![],
+        lod_distance: 80.0,
         ..TerrainConfig::default()
     }
 }
@@ -94,14 +93,9 @@ fn rest_gap(sampler: &TerrainSampler, p: Vec3, r: f32) -> f32 {
 
 /// Steps until the terrain's colliders settle (tasks run in the background).
 fn settle_colliders(app: &mut App) {
-    for _ in 0..600 {
-        app.update();
-        if app.world().resource::<TerrainColliders>().is_settled() {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    panic!("the colliders settle within 600 frames");
+    run_until(app, "the colliders settle", |app| {
+        app.world().resource::<TerrainColliders>().is_settled()
+    });
 }
 
 #[test]
@@ -425,7 +419,13 @@ fn a_config_change_swaps_the_colliders_without_a_step_without_ground() {
     *app.world_mut().resource_mut::<TerrainConfigSource>() = TerrainConfigSource::Fixed(coarser);
     let chunk_of = |p: Vec3| (p.xz() / 16.0).floor().as_ivec2();
     let mut swapped = false;
-    for step in 0..300 {
+    let started = Instant::now();
+    // At least 300 steps, and on until the swap is done (time-boxed: a hang fails).
+    for step in 0.. {
+        if step >= 300 && swapped {
+            break;
+        }
+        assert!(started.elapsed() < PATIENCE, "no swap after {step} steps");
         app.update();
         let world = app.world();
         let colliders = world.resource::<TerrainColliders>();
@@ -456,9 +456,18 @@ fn a_config_change_swaps_the_colliders_without_a_step_without_ground() {
     bigger.collision.resolution = Some(9);
     bigger.chunk_size = 32.0;
     bigger.chunk_resolution = 33;
+    bigger.lod_distance = 160.0;
     *app.world_mut().resource_mut::<TerrainConfigSource>() = TerrainConfigSource::Fixed(bigger);
     let mut retired = false;
-    for step in 0..300 {
+    let started = Instant::now();
+    for step in 0.. {
+        if step >= 300 && retired {
+            break;
+        }
+        assert!(
+            started.elapsed() < PATIENCE,
+            "not retired after {step} steps"
+        );
         app.update();
         for (&ball, before) in balls.iter().zip(&rest) {
             let p = position(&app, ball);
@@ -502,5 +511,35 @@ fn check_swapped(app: &App, swapped: bool) {
             .resource::<ActiveTerrainConfig>()
             .config()
             .collision
+    );
+}
+
+#[test]
+fn removed_colliders_are_rebuilt_and_the_ball_stays_up() {
+    let mut app = physics_app(config(6.0));
+    app.update();
+    let r = 0.5;
+    let ball = spawn_ball(&mut app, 3.0, 4.0, r, 0.5);
+    settle_colliders(&mut app);
+    for _ in 0..200 {
+        app.update();
+    }
+    let rest = position(&app, ball);
+    app.world_mut().remove_resource::<TerrainColliders>();
+    for _ in 0..200 {
+        app.update();
+        let p = position(&app, ball);
+        assert!(
+            (p.y - rest.y).abs() < 0.1,
+            "the ball moved from {rest} to {p}"
+        );
+    }
+    settle_colliders(&mut app);
+    let mut q = app.world_mut().query::<&TerrainChunkCollider>();
+    let entities = q.iter(app.world()).count();
+    assert_eq!(
+        entities,
+        app.world().resource::<TerrainColliders>().count(),
+        "no orphan"
     );
 }

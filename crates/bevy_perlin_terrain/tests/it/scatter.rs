@@ -1,16 +1,15 @@
-//! Scatter: placement is a function of the world alone (same across runs and levels of detail),
-//! keeps its spacing across chunk borders, stands on the sampler's ground, follows its rules,
-//! goes with its chunks over a long flight, tells the game, and rejects bad layers by name.
+//! Scatter: placement is a function of the world alone (same across runs, whatever level of
+//! detail is drawn), keeps its spacing across cell borders, stands on the sampler's ground,
+//! follows its rules, goes with its cells over a long flight, tells the game, and rejects bad
+//! layers by name.
 
-mod common;
-
+use crate::common::*;
 use bevy::prelude::*;
 use bevy_perlin_terrain::config::parse_config;
 use bevy_perlin_terrain::perlin_core::NoiseTables;
 use bevy_perlin_terrain::prelude::*;
 use bevy_perlin_terrain::scatter::{ScatterJob, place_scatter};
 use bevy_perlin_terrain::{ScatterLayer, SoftRange};
-use common::*;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -168,20 +167,21 @@ fn instances_stand_on_the_ground_and_follow_their_rules() {
     );
 }
 
-/// Global positions of instances, by chunk and layer.
+/// Global positions of instances, by cell and layer.
 type Instances = HashMap<(IVec2, String), Vec<Vec3>>;
 
-/// Global positions of every instance, by chunk and layer.
+/// Global positions of every instance, by cell and layer.
 fn instances(app: &mut App) -> Instances {
+    let mut cells = app.world_mut().query::<(Entity, &ScatterCell)>();
+    let cells: HashMap<Entity, IVec2> =
+        cells.iter(app.world()).map(|(e, c)| (e, c.coord)).collect();
     let mut q = app
         .world_mut()
         .query::<(&ScatterInstance, &GlobalTransform, &ChildOf)>();
-    let chunks: HashMap<Entity, IVec2> =
-        chunks(app).into_iter().map(|(e, c)| (e, c.coord)).collect();
     let mut out: Instances = HashMap::new();
     for (instance, transform, parent) in q.iter(app.world()) {
-        let coord = chunks[&parent.parent()];
-        out.entry((coord, instance.layer.clone()))
+        let coord = cells[&parent.parent()];
+        out.entry((coord, instance.layer.to_string()))
             .or_default()
             .push(transform.translation());
     }
@@ -191,40 +191,36 @@ fn instances(app: &mut App) -> Instances {
     out
 }
 
-/// The settled app's instances, by chunk and layer, and each chunk's level of detail.
-fn settled_instances(config: TerrainConfig) -> (Instances, HashMap<IVec2, u8>) {
+/// The settled app's instances, by cell and layer.
+fn settled_instances(config: TerrainConfig) -> Instances {
     let (mut app, _) = app(config, Vec3::new(10.0, 50.0, -5.0));
     settle(&mut app);
-    run_until(&mut app, 300, |app| {
+    run_until(&mut app, "the scatter settles", |app| {
         app.world().resource::<ScatterRegistry>().is_settled()
-    })
-    .expect("scatter settles");
+    });
     app.update();
-    let lods = chunks(&mut app)
-        .iter()
-        .map(|(_, c)| (c.coord, c.lod))
-        .collect();
-    (instances(&mut app), lods)
+    instances(&mut app)
 }
 
 #[test]
-fn the_plugin_places_the_same_instances_whatever_the_level_of_detail() {
-    // The same terrain twice: every chunk at full detail, then detail falling off fast.
+fn the_plugin_places_the_same_instances_whatever_the_level_of_detail_drawn() {
+    // The same terrain twice: full detail far out, then coarse levels from 160 m on. Scatter
+    // keeps its own full-detail cells either way.
     let config = scatter_config();
     let fine = TerrainConfig {
-        lod_distances: vec![],
+        lod_distance: 400.0,
         ..config.clone()
     };
     let coarse = TerrainConfig {
-        lod_distances: vec![20.0, 40.0, 60.0],
+        lod_distance: 160.0,
         ..config.clone()
     };
-    let (a, lods_a) = settled_instances(fine);
-    let (b, lods_b) = settled_instances(coarse);
+    let a = settled_instances(fine);
+    let b = settled_instances(coarse);
     assert!(!a.is_empty());
-    let mut compared = 0;
+    assert_eq!(a, b, "the levels drawn change nothing");
     for ((coord, layer), positions) in &a {
-        // Every instance is where the offline placement puts it...
+        // Every instance is where the offline placement puts it.
         let index = config
             .scatter
             .iter()
@@ -236,19 +232,24 @@ fn the_plugin_places_the_same_instances_whatever_the_level_of_detail() {
         for (p, q) in positions.iter().zip(&want) {
             assert!(p.distance(*q) < 1e-3, "{p} vs {q}");
         }
-        // ...and the same on a chunk at another level of detail.
-        if let Some(other) = b.get(&(*coord, layer.clone()))
-            && lods_a[coord] != lods_b[coord]
-        {
-            assert_eq!(positions, other, "chunk {coord} {layer}");
-            compared += 1;
+    }
+    // Every cell within a layer's view distance carries it.
+    let layer = &config.scatter[0];
+    let viewer = Vec2::new(10.0, -5.0);
+    for z in -6..6 {
+        for x in -6..6 {
+            let coord = IVec2::new(x, z);
+            let min = coord.as_vec2() * config.chunk_size;
+            let nearest = viewer.clamp(min, min + config.chunk_size);
+            if nearest.distance(viewer) < layer.view_distance - 1.0 {
+                assert!(a.contains_key(&(coord, layer.name.clone())), "cell {coord}");
+            }
         }
     }
-    assert!(compared > 0, "no chunk at two levels of detail");
 }
 
 #[test]
-fn instances_go_with_their_chunks_over_a_long_flight_and_the_game_hears_of_them() {
+fn instances_go_with_their_cells_over_a_long_flight_and_the_game_hears_of_them() {
     let config = scatter_config();
     let (mut app, viewer) = app(config.clone(), Vec3::new(0.0, 50.0, 0.0));
     app.world_mut()
@@ -263,21 +264,26 @@ fn instances_go_with_their_chunks_over_a_long_flight_and_the_game_hears_of_them(
             .get_mut::<Transform>(viewer)
             .expect("viewer")
             .translation = Vec3::new(step as f32 * 50.0, 50.0, step as f32 * 20.0);
-        for _ in 0..5 {
-            app.update();
-            std::thread::sleep(std::time::Duration::from_millis(2));
-        }
+        let mut messages = Vec::new();
         if step == 30 {
             // The game clears the terrain while placements are in flight.
+            app.update();
+            let in_flight = app.world().resource::<ScatterRegistry>().tasks_in_flight();
+            messages.extend(drain::<ScatterSpawned>(&mut app));
+            // (A task may have finished within the frame it started in.)
+            assert!(in_flight > 0 || !messages.is_empty(), "the move placed nothing");
             let root = app
                 .world()
                 .resource::<ChunkRegistry>()
                 .root()
                 .expect("a root");
             app.world_mut().despawn(root);
-            app.update();
         }
-        for message in drain::<ScatterSpawned>(&mut app) {
+        let (settled_messages, _) = collect_until::<ScatterSpawned>(&mut app, "this step", |app| {
+            settled(app) && app.world().resource::<ScatterRegistry>().is_settled()
+        });
+        messages.extend(settled_messages);
+        for message in messages {
             heard += message.instances.len();
             for &e in &message.instances {
                 let instance = app.world().get::<ScatterInstance>(e);
@@ -285,23 +291,25 @@ fn instances_go_with_their_chunks_over_a_long_flight_and_the_game_hears_of_them(
                     assert_eq!(instance.layer, message.layer);
                     assert_eq!(
                         app.world().get::<ChildOf>(e).map(ChildOf::parent),
-                        Some(message.chunk)
+                        Some(message.cell)
                     );
-                    if instance.layer == "trees" {
+                    if &*instance.layer == "trees" {
                         assert_eq!(app.world().get::<Name>(e).map(Name::as_str), Some("tree"));
                     }
                 }
             }
         }
-        // Every instance hangs from a live chunk, and the registry counts exactly them.
-        let live: std::collections::HashSet<Entity> =
-            chunks(&mut app).into_iter().map(|(e, _)| e).collect();
+        // Every instance hangs from a live cell, and the registry counts exactly them.
+        let mut cells = app
+            .world_mut()
+            .query_filtered::<Entity, With<ScatterCell>>();
+        let live: std::collections::HashSet<Entity> = cells.iter(app.world()).collect();
         let mut q = app.world_mut().query::<(&ScatterInstance, &ChildOf)>();
         let mut count = 0;
         for (_, parent) in q.iter(app.world()) {
             assert!(
                 live.contains(&parent.parent()),
-                "an instance outlived its chunk"
+                "an instance outlived its cell"
             );
             count += 1;
         }
@@ -340,8 +348,20 @@ fn bad_scatter_layers_are_rejected_naming_the_field() {
             "scatter[0].scale",
         ),
         (
-            "(scatter: [(name: \"a\", view_distance: 5000.0)])",
+            "(scatter: [(name: \"a\", view_distance: 50000.0)])",
             "scatter[0].view_distance",
+        ),
+        (
+            "(scatter: [(name: \"a\", far_colour: Some((colour: (2.0, 0.0, 0.0))))])",
+            "scatter[0].far_colour.colour",
+        ),
+        (
+            "(scatter: [(name: \"a\", far_colour: Some((cover: -0.5)))])",
+            "scatter[0].far_colour.cover",
+        ),
+        (
+            "(scatter: [(name: \"a\", far_colour: Some(())), (name: \"b\", far_colour: Some(())), (name: \"c\", far_colour: Some(())), (name: \"d\", far_colour: Some(())), (name: \"e\", far_colour: Some(()))])",
+            "at most 4 layers with a far_colour",
         ),
         (
             "(scatter: [(name: \"a\", height: (min: 0.0, max: NaN, fade: 1.0))])",

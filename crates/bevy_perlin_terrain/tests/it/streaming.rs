@@ -2,75 +2,98 @@
 //! the sampler, are freed when the viewer flies away, never come back from a cancelled task,
 //! survive whatever a game despawns, respect the upload budget, and cost nothing while idle.
 
-mod common;
-
+use crate::common::*;
+use bevy::asset::AssetEvent;
 use bevy::mesh::Mesh;
+use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 use bevy_perlin_terrain::prelude::*;
-use common::*;
 
 #[test]
 fn chunks_appear_around_a_viewer_under_one_root() {
-    let (mut app, _) = app(small_config(), Vec3::new(5.0, 80.0, -7.0));
-    let frames = settle(&mut app);
     let config = small_config();
+    let (mut app, _) = app(config.clone(), Vec3::new(5.0, 80.0, -7.0));
+    let frames = settle(&mut app);
     let chunks = chunks(&mut app);
-    let area = std::f32::consts::PI * config.view_distance.powi(2) / config.chunk_size.powi(2);
+    let layout = config.lod_layout();
+    // Every level from full detail under the viewer to the top, no more chunks than the tree
+    // can hold, and the view covered.
+    let lods: Vec<u8> = chunks.iter().map(|(_, c)| c.lod).collect();
+    for lod in 0..=layout.top() {
+        assert!(lods.contains(&lod), "level {lod} in {lods:?}");
+    }
     assert!(
-        (chunks.len() as f32 - area).abs() < area * 0.25,
-        "{} chunks for {area}",
+        chunks.len() as f64 <= layout.most_chunks(),
+        "{}",
         chunks.len()
     );
-    // Full detail under the viewer, coarser further out.
-    let lods: Vec<u8> = chunks.iter().map(|(_, c)| c.lod).collect();
-    assert!(lods.contains(&0) && lods.contains(&2), "{lods:?}");
+    let rects = footprints(&app);
+    for k in 0..500 {
+        let angle = k as f32 * 2.399;
+        let r = config.view_distance * ((k as f32 + 0.5) / 500.0).sqrt();
+        let p = Vec2::new(5.0, -7.0) + r * Vec2::new(angle.cos(), angle.sin());
+        assert_eq!(coverage(&rects, p), 1, "{p}");
+    }
     // Every chunk is a child of the one root, which the registry knows.
     let registry = app.world().resource::<ChunkRegistry>();
     let root = registry.root().expect("a root");
     assert_eq!(registry.loaded_count(), chunks.len());
+    assert_eq!(registry.wanted_count(), chunks.len());
     for (entity, chunk) in &chunks {
         assert_eq!(
             app.world().get::<ChildOf>(*entity).map(ChildOf::parent),
             Some(root)
         );
-        let info = registry.chunk(chunk.coord).expect("registered");
-        assert_eq!((info.entity, info.lod), (*entity, chunk.lod));
+        let info = registry.chunk(chunk.lod, chunk.coord).expect("registered");
+        assert_eq!(info.entity, *entity);
+        // Its footprint is where its entity stands.
+        let at = app
+            .world()
+            .get::<Transform>(*entity)
+            .expect("placed")
+            .translation;
+        assert_eq!(info.rect().min, Vec2::new(at.x, at.z));
+        assert_eq!(
+            info.rect().width(),
+            config.chunk_size * (chunk.lod as f32).exp2()
+        );
     }
     assert!(app.world().get::<TerrainRoot>(root).is_some());
     eprintln!("settled after {frames} frames with {} chunks", chunks.len());
 }
 
 #[test]
-fn neighbouring_chunks_share_bit_identical_edges_and_the_sampler_matches_every_vertex() {
-    let config = TerrainConfig {
-        lod_distances: vec![],
-        ..small_config()
-    };
+fn same_level_neighbours_share_bit_identical_edges_and_the_sampler_matches_every_full_detail_vertex()
+ {
+    let config = small_config();
     let (mut app, _) = app(config.clone(), Vec3::new(0.0, 80.0, 0.0));
     settle(&mut app);
     let chunks = chunks(&mut app);
-    let by_coord: std::collections::HashMap<IVec2, Entity> =
-        chunks.iter().map(|(e, c)| (c.coord, *e)).collect();
+    let by_key: HashMap<(u8, IVec2), Entity> =
+        chunks.iter().map(|(e, c)| ((c.lod, c.coord), *e)).collect();
     let n = config.chunk_resolution as usize;
     let sampler = app.world().resource::<TerrainSampler>().clone();
-    let mut edges = 0;
-    for (&coord, &entity) in &by_coord {
+    let (mut edges, mut full) = (0, 0);
+    for (&(lod, coord), &entity) in &by_key {
         let (positions, normals) = mesh_of(&app, entity);
-        // Every grid vertex equals the sampler at its position, bit for bit.
-        for j in 0..n {
-            for i in 0..n {
-                let k = j * n + i;
-                let [x, z] = config.vertex_position(coord, 0, i as u32, j as u32);
-                let (h, normal) = sampler.height_and_normal(x, z);
-                assert_eq!(
-                    positions[k][1].to_bits(),
-                    h.to_bits(),
-                    "height at ({x}, {z})"
-                );
-                assert_eq!(normals[k], normal.to_array(), "normal at ({x}, {z})");
+        if lod == 0 {
+            // Every grid vertex of a level-0 chunk equals the sampler there, bit for bit.
+            full += 1;
+            for j in 0..n {
+                for i in 0..n {
+                    let k = j * n + i;
+                    let [x, z] = config.vertex_position(coord, 0, i as u32, j as u32);
+                    let (h, normal) = sampler.height_and_normal(x, z);
+                    assert_eq!(
+                        positions[k][1].to_bits(),
+                        h.to_bits(),
+                        "height at ({x}, {z})"
+                    );
+                    assert_eq!(normals[k], normal.to_array(), "normal at ({x}, {z})");
+                }
             }
         }
-        if let Some(&right) = by_coord.get(&(coord + IVec2::X)) {
+        if let Some(&right) = by_key.get(&(lod, coord + IVec2::X)) {
             let (rp, rn) = mesh_of(&app, right);
             for j in 0..n {
                 assert_eq!(
@@ -81,7 +104,7 @@ fn neighbouring_chunks_share_bit_identical_edges_and_the_sampler_matches_every_v
             }
             edges += 1;
         }
-        if let Some(&below) = by_coord.get(&(coord + IVec2::Y)) {
+        if let Some(&below) = by_key.get(&(lod, coord + IVec2::Y)) {
             let (bp, bn) = mesh_of(&app, below);
             for i in 0..n {
                 assert_eq!(positions[(n - 1) * n + i][1].to_bits(), bp[i][1].to_bits());
@@ -90,7 +113,8 @@ fn neighbouring_chunks_share_bit_identical_edges_and_the_sampler_matches_every_v
             edges += 1;
         }
     }
-    assert!(edges > 40, "only {edges} shared edges checked");
+    assert!(full >= 16, "only {full} full-detail chunks");
+    assert!(edges > 60, "only {edges} shared edges checked");
 }
 
 #[test]
@@ -121,15 +145,15 @@ fn flying_far_away_frees_everything_left_behind_and_memory_stays_bounded() {
         assert!(in_flight <= config.max_tasks_in_flight as usize);
     }
     settle(&mut app);
-    let far = chunks(&mut app);
+    let far = footprints(&app);
     assert!(
-        far.iter()
-            .all(|(_, c)| c.coord.x as f32 * config.chunk_size > 19_000.0),
+        far.iter().all(|(_, r)| r.max.x > 19_000.0),
         "a chunk from the start is still there"
     );
     // Every chunk that left was announced.
     assert!(despawned >= settled_chunks, "{despawned} despawn messages");
-    // Entities and meshes stay within the chunks one position needs (plus the hysteresis ring).
+    // Entities and meshes stay within the chunks one position needs, twice over (the chunks
+    // on screen, and their replacements being swapped in).
     let bound = settled_chunks * 2;
     assert!(
         most.0 <= bound && most.1 <= bound,
@@ -146,7 +170,7 @@ fn flying_far_away_frees_everything_left_behind_and_memory_stays_bounded() {
 }
 
 #[test]
-fn a_chunk_despawned_while_generating_never_reappears() {
+fn a_chunk_cancelled_while_building_never_appears() {
     let config = TerrainConfig {
         max_tasks_in_flight: 64,
         ..small_config()
@@ -154,9 +178,9 @@ fn a_chunk_despawned_while_generating_never_reappears() {
     let (mut app, viewer) = app(config.clone(), Vec3::new(0.0, 80.0, 0.0));
     app.update();
     let registry = app.world().resource::<ChunkRegistry>();
-    let started: Vec<IVec2> = (-3..=3)
-        .flat_map(|x| (-3..=3).map(move |z| IVec2::new(x, z)))
-        .filter(|c| registry.is_pending(*c))
+    let started: Vec<(u8, IVec2)> = (0..=config.max_lod())
+        .flat_map(|lod| (-8..=8).flat_map(move |x| (-8..=8).map(move |z| (lod, IVec2::new(x, z)))))
+        .filter(|&(lod, c)| registry.is_pending(lod, c))
         .collect();
     assert!(!started.is_empty(), "tasks started near the origin");
     // Leave before they finish: the next plan cancels them.
@@ -168,21 +192,20 @@ fn a_chunk_despawned_while_generating_never_reappears() {
     drain::<ChunkSpawned>(&mut app);
     app.update();
     let registry = app.world().resource::<ChunkRegistry>();
-    for coord in &started {
-        assert!(!registry.is_pending(*coord), "{coord} still being built");
+    for &(lod, coord) in &started {
+        assert!(
+            !registry.is_pending(lod, coord),
+            "{coord} of level {lod} still being built"
+        );
     }
-    // From here on, not one of them may be uploaded.
-    for _ in 0..300 {
-        app.update();
-        let near: Vec<IVec2> = drain::<ChunkSpawned>(&mut app)
-            .iter()
-            .map(|m| m.coord)
-            .filter(|c| c.x.abs() < 20)
-            .collect();
-        assert!(near.is_empty(), "cancelled chunks were spawned: {near:?}");
-        std::thread::sleep(std::time::Duration::from_millis(1));
-    }
-    assert!(chunks(&mut app).iter().all(|(_, c)| c.coord.x > 100));
+    // From here until the terrain settles far away, not one of them may be shown.
+    let (spawned, _) = collect_until::<ChunkSpawned>(&mut app, "the far terrain", settled);
+    let near: Vec<_> = spawned
+        .iter()
+        .filter(|m| started.contains(&(m.lod, m.coord)))
+        .collect();
+    assert!(near.is_empty(), "cancelled chunks were spawned: {near:?}");
+    assert!(footprints(&app).iter().all(|(_, r)| r.max.x > 15_000.0));
 }
 
 #[test]
@@ -211,7 +234,17 @@ fn chunks_the_game_despawns_come_back_without_a_panic() {
     let registry = app.world().resource::<ChunkRegistry>();
     assert_eq!(registry.loaded_count(), after.len());
     for (entity, chunk) in &after {
-        assert_eq!(registry.chunk(chunk.coord).map(|i| i.entity), Some(*entity));
+        assert_eq!(
+            registry.chunk(chunk.lod, chunk.coord).map(|i| i.entity),
+            Some(*entity)
+        );
+    }
+    let rects = footprints(&app);
+    for k in 0..300 {
+        let angle = k as f32 * 2.399;
+        let r = 380.0 * ((k as f32 + 0.5) / 300.0).sqrt();
+        let p = Vec2::new(39.0 * 7.0, 0.0) + r * Vec2::new(angle.cos(), angle.sin());
+        assert_eq!(coverage(&rects, p), 1, "{p}");
     }
     assert!(
         after.len() + 10 >= before,
@@ -252,44 +285,43 @@ fn a_despawned_root_takes_its_chunks_and_the_terrain_comes_back() {
 }
 
 #[test]
-fn uploads_stay_within_the_per_frame_budget_and_lod_changes_remesh() {
+fn new_meshes_stay_within_the_per_frame_budget_and_a_new_ground_remeshes_in_place() {
     let config = TerrainConfig {
         max_uploads_per_frame: 2,
         max_tasks_in_flight: 32,
         ..small_config()
     };
-    let (mut app, viewer) = app(config.clone(), Vec3::new(0.0, 80.0, 0.0));
+    let (mut app, _) = app(config.clone(), Vec3::new(0.0, 80.0, 0.0));
     let mut frames_with_uploads = 0;
-    run_until(&mut app, 3000, |app| {
-        let uploads = drain::<ChunkSpawned>(app).len() + drain::<ChunkRemeshed>(app).len();
-        assert!(uploads <= 2, "{uploads} uploads in one frame");
-        frames_with_uploads += usize::from(uploads > 0);
+    run_until(&mut app, "the terrain settles", |app| {
+        let added = drain::<AssetEvent<Mesh>>(app)
+            .iter()
+            .filter(|e| matches!(e, AssetEvent::Added { .. }))
+            .count();
+        assert!(added <= 2, "{added} meshes added in one frame");
+        frames_with_uploads += usize::from(added > 0);
         settled(app)
-    })
-    .expect("settles");
+    });
     assert!(frames_with_uploads > 10);
-    // A move of two chunks changes some levels of detail: those chunks are remeshed in place,
-    // not respawned, and their messages name them.
-    let before: std::collections::HashMap<IVec2, (Entity, u8)> = chunks(&mut app)
+    // A config that reshapes the ground rebuilds every chunk in place: the same entities,
+    // each announced once.
+    let before: HashMap<(u8, IVec2), Entity> = chunks(&mut app)
         .into_iter()
-        .map(|(e, c)| (c.coord, (e, c.lod)))
+        .map(|(e, c)| ((c.lod, c.coord), e))
         .collect();
-    app.world_mut()
-        .get_mut::<Transform>(viewer)
-        .expect("viewer")
-        .translation
-        .x = 2.0 * config.chunk_size;
-    let mut remeshed = Vec::new();
-    run_until(&mut app, 3000, |app| {
-        remeshed.extend(drain::<ChunkRemeshed>(app));
-        settled(app)
-    })
-    .expect("settles");
-    assert!(!remeshed.is_empty(), "no level of detail changed");
+    let taller = TerrainConfig {
+        height_scale: config.height_scale * 1.5,
+        ..config
+    };
+    *app.world_mut().resource_mut::<TerrainConfigSource>() = TerrainConfigSource::Fixed(taller);
+    let (remeshed, _) = collect_until::<ChunkRemeshed>(&mut app, "the new ground", settled);
+    assert_eq!(remeshed.len(), before.len());
     for m in &remeshed {
-        let (entity, old_lod) = before[&m.coord];
-        assert_eq!(m.entity, entity, "remeshed in place");
-        assert_ne!(m.lod, old_lod);
+        assert_eq!(
+            before.get(&(m.lod, m.coord)),
+            Some(&m.entity),
+            "remeshed in place"
+        );
     }
 }
 
@@ -373,7 +405,7 @@ fn an_idle_frame_starts_none_of_the_terrain_systems() {
 
 #[test]
 fn without_viewers_the_terrain_empties_and_two_viewers_pull_two_areas() {
-    let (mut app, viewer) = app(small_config(), Vec3::new(0.0, 80.0, 0.0));
+    let (mut app, _) = app(small_config(), Vec3::new(0.0, 80.0, 0.0));
     settle(&mut app);
     let one = chunks(&mut app).len();
     app.world_mut()
@@ -385,7 +417,12 @@ fn without_viewers_the_terrain_empties_and_two_viewers_pull_two_areas() {
         "{} chunks for two viewers, {one} for one",
         two.len()
     );
-    assert!(two.iter().any(|(_, c)| c.coord.x > 100) && two.iter().any(|(_, c)| c.coord.x < 10));
+    let rects = footprints(&app);
+    for p in [Vec2::ZERO, Vec2::new(5000.0, 0.0)] {
+        assert_eq!(coverage(&rects, p), 1);
+        // Full detail under both.
+        assert!(rects.iter().any(|(lod, r)| *lod == 0 && r.contains(p)));
+    }
     // No viewer at all: nothing is kept.
     let mut viewers = app
         .world_mut()
@@ -394,7 +431,6 @@ fn without_viewers_the_terrain_empties_and_two_viewers_pull_two_areas() {
     for v in all {
         app.world_mut().despawn(v);
     }
-    let _ = viewer;
     settle(&mut app);
     assert!(chunks(&mut app).is_empty());
 }

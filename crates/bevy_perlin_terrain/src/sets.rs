@@ -1,0 +1,43 @@
+//! The names the rest of the crate (and a game) orders and configures by: the
+//! [`TerrainSystems`] sets and the [`TerrainLook`]. A leaf module: it imports nothing of the
+//! crate, so every stage's plugin can use it without importing upward.
+
+use bevy::prelude::*;
+
+/// The terrain's systems, in this order in `Update`. Order your own systems against them, e.g.
+/// `.after(TerrainSystems::Upload)` to see this frame's new chunks (Bevy applies the commands
+/// of the sets before your system; between its own sets the plugin needs no such sync point,
+/// so an idle terrain adds none to the frame).
+#[derive(SystemSet, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TerrainSystems {
+    /// Applies a new or reloaded config: tables, sampler, generation.
+    Config,
+    /// Makes the root if needed, unloads far chunks, cancels unneeded tasks, starts tasks for
+    /// missing chunks.
+    Stream,
+    /// Turns finished meshes into chunk entities, within the per-frame budget. After it, this
+    /// frame's chunks exist.
+    Upload,
+    /// Keeps physics colliders around `TerrainCollider` entities (the `avian` feature): plans,
+    /// builds and places them. After it, every body has ground under it for the next physics
+    /// steps.
+    Colliders,
+    /// Places the scatter layers on the chunks in view and spawns their instances.
+    Scatter,
+    /// Gives new chunks their look (material) and keeps it in step with the config.
+    Look,
+}
+
+/// How the chunks are shaded, chosen when the plugin is added
+/// ([`PerlinTerrainPlugin::with_look`](crate::PerlinTerrainPlugin::with_look)).
+#[derive(Reflect, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[reflect(Default, Debug, Clone, PartialEq)]
+pub enum TerrainLook {
+    /// The terrain material: per-pixel layers by height, slope, snow and creases, world-space
+    /// edge noise and close-up detail, optional texture layers, and the water surface.
+    #[default]
+    Material,
+    /// The cheap fallback: colours per vertex in the mesh and one `StandardMaterial` (no water
+    /// surface). A change of colours then rebuilds every chunk.
+    VertexColours,
+}

@@ -1,0 +1,527 @@
+//! Which chunks the viewers want and how the chunks on screen become them: pure functions of
+//! positions, the [`LodLayout`] and what is on screen, tested without an `App`.
+//!
+//! - [`wanted_leaves`]: the quadtree the viewers want. Top-level chunks within the view distance
+//!   of a viewer, each split while a viewer is nearer than the reach of its children's level.
+//! - [`transitions`]: how the chunks on screen become that tree without a moment of hole or
+//!   overlap. Each step replaces a set of chunks on screen by chunks covering exactly the same
+//!   ground, and happens at once, when every replacement is built. A chunk to be refined is
+//!   replaced by its four children (one level at a time, so detail arrives quickly however far
+//!   the viewer flew); chunks to be coarsened are replaced by their wanted ancestor.
+
+use crate::config::{HYSTERESIS, LodLayout, MAX_LOD};
+use crate::space::distance_to_square;
+use bevy::math::{DVec2, IVec2};
+use bevy::platform::collections::{HashMap, HashSet};
+
+/// A node of the chunk quadtree: level `lod` (0 = full detail) and its coordinates in chunks of
+/// that level (`chunk_size · 2^lod` metres on a side).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct ChunkKey {
+    pub lod: u8,
+    pub coord: IVec2,
+}
+
+/// By level, then row (`z`), then `x`: a stable order for the chunks of a step.
+impl Ord for ChunkKey {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (self.lod, self.coord.y, self.coord.x).cmp(&(other.lod, other.coord.y, other.coord.x))
+    }
+}
+
+impl PartialOrd for ChunkKey {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl ChunkKey {
+    pub fn new(lod: u8, coord: IVec2) -> Self {
+        Self { lod, coord }
+    }
+
+    /// The chunk of the next coarser level that contains this one.
+    pub fn parent(self) -> Option<ChunkKey> {
+        (self.lod < MAX_LOD)
+            .then(|| ChunkKey::new(self.lod + 1, self.coord.div_euclid(IVec2::splat(2))))
+    }
+
+    /// Its four children, `None` at level 0 (or where their coordinates leave `i32`).
+    pub fn children(self) -> Option<[ChunkKey; 4]> {
+        let lod = self.lod.checked_sub(1)?;
+        let x = self.coord.x.checked_mul(2)?;
+        let z = self.coord.y.checked_mul(2)?;
+        let (x1, z1) = (x.checked_add(1)?, z.checked_add(1)?);
+        Some(
+            [(x, z), (x1, z), (x, z1), (x1, z1)].map(|(x, z)| ChunkKey::new(lod, IVec2::new(x, z))),
+        )
+    }
+
+    /// Its ancestors, from its parent up to level `top`.
+    pub fn ancestors(self, top: u8) -> impl Iterator<Item = ChunkKey> {
+        std::iter::successors(self.parent(), |k| k.parent()).take_while(move |k| k.lod <= top)
+    }
+
+    /// Whether `other` lies inside this chunk (or is it).
+    #[cfg(test)]
+    pub fn contains(self, other: ChunkKey) -> bool {
+        other.lod <= self.lod && {
+            let shift = u32::from(self.lod - other.lod);
+            let scale = IVec2::splat(1 << shift.min(31));
+            shift < 32 && other.coord.div_euclid(scale) == self.coord
+        }
+    }
+
+    /// Its corner with the smallest `x` and `z`, and its side, in metres.
+    pub fn square(self, layout: &LodLayout) -> (DVec2, f64) {
+        let size = layout.size(self.lod);
+        (self.coord.as_dvec2() * size, size)
+    }
+
+    /// Horizontal distance from the nearest of `viewers` to this chunk (0 inside it).
+    pub fn distance(self, layout: &LodLayout, viewers: &[DVec2]) -> f64 {
+        let (min, size) = self.square(layout);
+        viewers
+            .iter()
+            .map(|&v| distance_to_square(v, min, size))
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// Square distance (`max(|dx|, |dz|)`) from the nearest of `viewers` to this chunk's
+    /// centre: what levels of detail are chosen by (see [`LodLayout`]).
+    pub fn centre_distance(self, layout: &LodLayout, viewers: &[DVec2]) -> f64 {
+        let (min, size) = self.square(layout);
+        let centre = min + DVec2::splat(0.5 * size);
+        viewers
+            .iter()
+            .map(|&v| (v - centre).abs().max_element())
+            .fold(f64::INFINITY, f64::min)
+    }
+}
+
+/// A chunk of the wanted tree and its distance to the nearest viewer.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Wanted {
+    pub key: ChunkKey,
+    pub distance: f64,
+}
+
+/// The chunks on screen, as the planner sees them: which, and which have a descendant on screen
+/// (they are split now).
+pub(crate) struct Shown<'a> {
+    pub chunks: &'a HashSet<ChunkKey>,
+    pub split: &'a HashSet<ChunkKey>,
+}
+
+impl Shown<'_> {
+    /// The chunks with a descendant in `chunks`.
+    pub fn split_of(chunks: &HashSet<ChunkKey>, top: u8) -> HashSet<ChunkKey> {
+        let mut split = HashSet::default();
+        for key in chunks {
+            for ancestor in key.ancestors(top) {
+                if !split.insert(ancestor) {
+                    break;
+                }
+            }
+        }
+        split
+    }
+}
+
+/// The leaves of the tree the `viewers` (terrain-space `x`, `z`) want, with their distances,
+/// at most `limit` of them (then the farthest stay coarser). Top-level chunks within the view
+/// distance of a viewer (plus a quarter chunk ahead; a half once on screen); a chunk of level
+/// `k > 0` is split while a viewer is nearer its centre than the reach of level `k − 1`, in
+/// square distance (by [`HYSTERESIS`]: nearer than `1 − HYSTERESIS` of it to split, no farther
+/// than `1 + HYSTERESIS` of it to stay split).
+pub(crate) fn wanted_leaves(
+    viewers: &[DVec2],
+    layout: &LodLayout,
+    shown: &Shown,
+    limit: usize,
+) -> Vec<Wanted> {
+    let top = layout.top();
+    let size = layout.size(top);
+    let mut roots: HashSet<ChunkKey> = HashSet::default();
+    for v in viewers.iter().filter(|v| v.is_finite()) {
+        let reach = layout.view_distance() + 0.5 * size;
+        let low = ((*v - DVec2::splat(reach)) / size).floor();
+        let high = ((*v + DVec2::splat(reach)) / size).floor();
+        let range = i32::MIN as f64..=i32::MAX as f64;
+        if ![low.x, low.y, high.x, high.y]
+            .iter()
+            .all(|c| range.contains(c))
+        {
+            // Beyond the addressable plane (about 2^31 chunks out): nothing there.
+            continue;
+        }
+        for z in low.y as i32..=high.y as i32 {
+            for x in low.x as i32..=high.x as i32 {
+                roots.insert(ChunkKey::new(top, IVec2::new(x, z)));
+            }
+        }
+    }
+    let mut open: Vec<Wanted> = roots
+        .into_iter()
+        .filter_map(|key| {
+            let distance = key.distance(layout, viewers);
+            let on_screen = shown.chunks.contains(&key) || shown.split.contains(&key);
+            let margin = if on_screen { 0.5 } else { 0.25 };
+            (distance <= layout.view_distance() + margin * size).then_some(Wanted { key, distance })
+        })
+        .collect();
+    // Nearest first, so that the limit coarsens the farthest.
+    open.sort_by(|a, b| b.distance.total_cmp(&a.distance));
+    let mut leaves = Vec::with_capacity(open.len() * 4);
+    while let Some(node) = open.pop() {
+        let key = node.key;
+        let split = key.lod > 0 && {
+            let reach = layout.reach(key.lod - 1);
+            let factor = if shown.split.contains(&key) {
+                1.0 + HYSTERESIS
+            } else {
+                1.0 - HYSTERESIS
+            };
+            key.centre_distance(layout, viewers) < reach * factor
+        };
+        let children = key
+            .children()
+            .filter(|_| split && leaves.len() + open.len() + 4 <= limit);
+        match children {
+            Some(children) => {
+                for child in children {
+                    let distance = child.distance(layout, viewers);
+                    open.push(Wanted {
+                        key: child,
+                        distance,
+                    });
+                }
+            }
+            None => leaves.push(node),
+        }
+    }
+    leaves
+}
+
+/// One step from the chunks on screen towards the wanted tree: `old` (on screen) are replaced by
+/// `new` (to build), which cover exactly their ground (or, for a chunk that goes out of range,
+/// `new` is empty; for one that comes into range, `old` is).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Transition {
+    pub old: Vec<ChunkKey>,
+    pub new: Vec<ChunkKey>,
+    /// Metres from the nearest viewer to the step's ground.
+    pub distance: f64,
+}
+
+/// The steps from the chunks on screen (`shown`, each with whether it is of the current
+/// generation) to `wanted`:
+/// - a chunk on screen and wanted stays, or is rebuilt in place if it is outdated;
+/// - a chunk on screen with wanted chunks inside it is replaced by its four children;
+/// - wanted chunks with chunks on screen inside them replace those chunks;
+/// - a wanted chunk with nothing on screen where it goes is shown when built;
+/// - a chunk on screen with nothing wanted over or inside it goes at once.
+pub(crate) fn transitions(
+    wanted: &[Wanted],
+    shown: &HashMap<ChunkKey, bool>,
+    layout: &LodLayout,
+    viewers: &[DVec2],
+) -> Vec<Transition> {
+    let top = layout.top();
+    let wanted_at: HashMap<ChunkKey, f64> = wanted.iter().map(|w| (w.key, w.distance)).collect();
+    // Every ancestor (up to `MAX_LOD`, so that chunks of a former, coarser top level are found)
+    // of a wanted chunk.
+    let above_wanted = Shown::split_of(&wanted_at.keys().copied().collect(), MAX_LOD);
+    let mut merges: HashMap<ChunkKey, Vec<ChunkKey>> = HashMap::default();
+    let mut steps = Vec::new();
+    for (&key, &current) in shown {
+        if let Some(&distance) = wanted_at.get(&key) {
+            if !current {
+                steps.push(Transition {
+                    old: vec![key],
+                    new: vec![key],
+                    distance,
+                });
+            }
+            continue;
+        }
+        if let Some(ancestor) = key.ancestors(top).find(|a| wanted_at.contains_key(a)) {
+            merges.entry(ancestor).or_default().push(key);
+            continue;
+        }
+        let distance = key.distance(layout, viewers);
+        if above_wanted.contains(&key)
+            && let Some(children) = key.children()
+        {
+            steps.push(Transition {
+                old: vec![key],
+                new: children.to_vec(),
+                distance,
+            });
+            continue;
+        }
+        steps.push(Transition {
+            old: vec![key],
+            new: Vec::new(),
+            distance,
+        });
+    }
+    for w in wanted {
+        if shown.contains_key(&w.key) || w.key.ancestors(MAX_LOD).any(|a| shown.contains_key(&a)) {
+            continue;
+        }
+        let mut old = merges.remove(&w.key).unwrap_or_default();
+        old.sort();
+        steps.push(Transition {
+            old,
+            new: vec![w.key],
+            distance: w.distance,
+        });
+    }
+    steps
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::TerrainConfig;
+
+    fn layout(view_distance: f32) -> LodLayout {
+        LodLayout::new(&TerrainConfig {
+            chunk_size: 64.0,
+            lod_distance: 320.0,
+            view_distance,
+            ..TerrainConfig::default()
+        })
+    }
+
+    fn none() -> (HashSet<ChunkKey>, HashSet<ChunkKey>) {
+        (HashSet::default(), HashSet::default())
+    }
+
+    #[test]
+    fn keys_nest_and_their_parents_contain_them() {
+        let k = ChunkKey::new(2, IVec2::new(-3, 5));
+        let p = k.parent().expect("a parent");
+        assert_eq!(p, ChunkKey::new(3, IVec2::new(-2, 2)));
+        assert!(p.contains(k) && k.contains(k) && !k.contains(p));
+        let children = k.children().expect("children");
+        assert!(
+            children
+                .iter()
+                .all(|c| k.contains(*c) && c.parent() == Some(k))
+        );
+        assert_eq!(ChunkKey::new(0, IVec2::ZERO).children(), None);
+        assert_eq!(ChunkKey::new(3, IVec2::new(i32::MAX, 0)).children(), None);
+    }
+
+    #[test]
+    fn the_tree_tiles_the_view_with_detail_falling_off_and_levels_one_apart() {
+        let layout = layout(30_000.0);
+        let (chunks, split) = none();
+        let shown = Shown {
+            chunks: &chunks,
+            split: &split,
+        };
+        let viewer = DVec2::new(100.0, -250.0);
+        let leaves = wanted_leaves(&[viewer], &layout, &shown, usize::MAX);
+        // The chunk under the viewer is full detail; levels grow with distance.
+        let under = leaves
+            .iter()
+            .find(|w| w.distance == 0.0)
+            .expect("a chunk under the viewer");
+        assert_eq!(under.key.lod, 0);
+        for w in &leaves {
+            let d = w.key.centre_distance(&layout, &[viewer]);
+            assert!(w.key.lod == 0 || d >= layout.reach(w.key.lod - 1) * (1.0 - HYSTERESIS));
+        }
+        // No two leaves overlap, and the view disc is covered.
+        let set: HashSet<ChunkKey> = leaves.iter().map(|w| w.key).collect();
+        for w in &leaves {
+            assert!(
+                !w.key.ancestors(layout.top()).any(|a| set.contains(&a)),
+                "{:?}",
+                w.key
+            );
+        }
+        let covering = |p: DVec2| {
+            leaves
+                .iter()
+                .filter(|w| {
+                    let (min, size) = w.key.square(&layout);
+                    p.cmpge(min).all() && p.cmplt(min + DVec2::splat(size)).all()
+                })
+                .count()
+        };
+        for k in 0..2000 {
+            let angle = k as f64 * 2.399;
+            let r = 29_900.0 * ((k as f64 + 0.5) / 2000.0).sqrt();
+            let p = viewer + r * DVec2::new(angle.cos(), angle.sin());
+            assert_eq!(covering(p), 1, "{p}");
+        }
+        // Neighbours (sharing an edge) differ by at most one level.
+        for a in &leaves {
+            let (amin, asize) = a.key.square(&layout);
+            for b in &leaves {
+                let (bmin, bsize) = b.key.square(&layout);
+                let touch_x = (amin.x + asize == bmin.x || bmin.x + bsize == amin.x)
+                    && amin.y < bmin.y + bsize
+                    && bmin.y < amin.y + asize;
+                let touch_z = (amin.y + asize == bmin.y || bmin.y + bsize == amin.y)
+                    && amin.x < bmin.x + bsize
+                    && bmin.x < amin.x + asize;
+                if touch_x || touch_z {
+                    assert!(
+                        a.key.lod.abs_diff(b.key.lod) <= 1,
+                        "{:?} next to {:?}",
+                        a.key,
+                        b.key
+                    );
+                }
+            }
+        }
+        assert!(leaves.len() <= layout.most_chunks() as usize);
+    }
+
+    #[test]
+    fn hysteresis_keeps_a_split_chunk_split_just_beyond_its_reach() {
+        let layout = layout(3000.0);
+        let parent = ChunkKey::new(1, IVec2::new(10, 0));
+        let (min, size) = parent.square(&layout);
+        // A viewer just beyond level 0's reach from the parent's centre.
+        let centre = min + DVec2::splat(0.5 * size);
+        let viewer = DVec2::new(centre.x - layout.reach(0) * 1.01, centre.y);
+        let (chunks, split) = none();
+        let fresh = wanted_leaves(
+            &[viewer],
+            &layout,
+            &Shown {
+                chunks: &chunks,
+                split: &split,
+            },
+            usize::MAX,
+        );
+        assert!(
+            fresh.iter().any(|w| w.key == parent),
+            "not split from scratch"
+        );
+        let split: HashSet<ChunkKey> = [parent]
+            .into_iter()
+            .chain(parent.ancestors(layout.top()))
+            .collect();
+        let kept = wanted_leaves(
+            &[viewer],
+            &layout,
+            &Shown {
+                chunks: &chunks,
+                split: &split,
+            },
+            usize::MAX,
+        );
+        assert!(!kept.iter().any(|w| w.key == parent), "stays split");
+        assert!(
+            kept.iter()
+                .any(|w| parent.contains(w.key) && w.key.lod == 0)
+        );
+    }
+
+    #[test]
+    fn the_limit_keeps_the_far_chunks_coarse() {
+        let layout = layout(10_000.0);
+        let (chunks, split) = none();
+        let shown = Shown {
+            chunks: &chunks,
+            split: &split,
+        };
+        let all = wanted_leaves(&[DVec2::ZERO], &layout, &shown, usize::MAX);
+        let few = wanted_leaves(&[DVec2::ZERO], &layout, &shown, all.len() / 2);
+        assert!(few.len() <= all.len() / 2 && few.len() > all.len() / 4);
+        assert!(
+            few.iter().any(|w| w.key.lod == 0),
+            "the near ground keeps its detail"
+        );
+    }
+
+    #[test]
+    fn far_and_nowhere_viewers_want_nothing() {
+        let layout = layout(3000.0);
+        let (chunks, split) = none();
+        let shown = Shown {
+            chunks: &chunks,
+            split: &split,
+        };
+        assert!(wanted_leaves(&[], &layout, &shown, usize::MAX).is_empty());
+        assert!(wanted_leaves(&[DVec2::NAN], &layout, &shown, usize::MAX).is_empty());
+        assert!(wanted_leaves(&[DVec2::splat(1e30)], &layout, &shown, usize::MAX).is_empty());
+    }
+
+    #[test]
+    fn transitions_split_merge_fill_and_drop_exactly_their_ground() {
+        let layout = layout(3000.0);
+        let key = |lod, x, z| ChunkKey::new(lod, IVec2::new(x, z));
+        let parent = key(2, 0, 0);
+        let [a, b, c, d] = parent.children().expect("children");
+        let wanted = |keys: &[ChunkKey]| -> Vec<Wanted> {
+            keys.iter()
+                .map(|&key| Wanted { key, distance: 1.0 })
+                .collect()
+        };
+        let shown = |keys: &[(ChunkKey, bool)]| -> HashMap<ChunkKey, bool> {
+            keys.iter().copied().collect()
+        };
+        // Split: the parent on screen, a grandchild wanted: the parent's four children next.
+        let grandchild = a.children().expect("children")[0];
+        let mut want = wanted(&[b, c, d]);
+        want.extend(wanted(&a.children().expect("children")));
+        let steps = transitions(&want, &shown(&[(parent, true)]), &layout, &[DVec2::ZERO]);
+        assert_eq!(steps.len(), 1);
+        assert_eq!(steps[0].old, vec![parent]);
+        assert_eq!(steps[0].new, vec![a, b, c, d]);
+        assert!(want.iter().any(|w| w.key == grandchild));
+        // Merge: the children on screen, the parent wanted.
+        let steps = transitions(
+            &wanted(&[parent]),
+            &shown(&[(a, true), (b, true), (c, true), (d, false)]),
+            &layout,
+            &[DVec2::ZERO],
+        );
+        assert_eq!(
+            steps,
+            vec![Transition {
+                old: vec![a, b, c, d],
+                new: vec![parent],
+                distance: 1.0
+            }]
+        );
+        // Rebuild in place, fill a hole, drop what is out of range.
+        let far = key(2, 40, 40);
+        let steps = transitions(
+            &wanted(&[parent, key(2, 1, 0)]),
+            &shown(&[(parent, false), (far, true)]),
+            &layout,
+            &[DVec2::ZERO],
+        );
+        assert_eq!(steps.len(), 3);
+        assert!(steps.contains(&Transition {
+            old: vec![parent],
+            new: vec![parent],
+            distance: 1.0
+        }));
+        assert!(steps.contains(&Transition {
+            old: vec![],
+            new: vec![key(2, 1, 0)],
+            distance: 1.0
+        }));
+        assert!(steps.iter().any(|s| s.old == vec![far] && s.new.is_empty()));
+        // Up to date and wanted: nothing to do.
+        assert!(
+            transitions(
+                &wanted(&[parent]),
+                &shown(&[(parent, true)]),
+                &layout,
+                &[DVec2::ZERO]
+            )
+            .is_empty()
+        );
+    }
+}

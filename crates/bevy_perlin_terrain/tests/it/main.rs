@@ -1,0 +1,17 @@
+//! The plugin's integration tests, in one binary (one link of Bevy): headless apps with
+//! `MinimalPlugins`, written from a game's side.
+
+mod common;
+
+mod chunk;
+mod config;
+mod fuzz_config;
+mod horizon;
+mod robustness;
+mod scatter;
+mod streaming;
+
+#[cfg(feature = "render")]
+mod look;
+#[cfg(feature = "avian")]
+mod physics;
