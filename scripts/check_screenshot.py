@@ -5,6 +5,7 @@ Pure standard library (a small PNG decoder), so CI needs nothing but Python.
 usage: check_screenshot.py FILE.png [...]
 """
 import struct
+from collections import Counter
 import sys
 import zlib
 
@@ -60,8 +61,19 @@ def check(path):
     mean = sum(lum) / n
     spread = (sum((l - mean) ** 2 for l in lum) / n) ** 0.5
     colours = len({(r >> 3, g >> 3, b >> 3) for r, g, b in pixels})
-    # Sky (and fog, and water) is the bright blue of the clear colour; everything else is ground.
-    sky = sum(1 for r, g, b in pixels if b > 110 and b > r + 25 and b >= g) / n
+    # Sky is the commonest sky-blue colour of the picture's top quarter, when it covers a fifth
+    # of the quarter at least, and whatever is within a few levels of it; everything else (hazy
+    # hills and lakes included) is ground. A camera facing a hillside has no such colour up there
+    # (a lake in the corner is not enough), so no sky.
+    blue = lambda p: p[2] > 110 and p[2] > p[0] + 25 and p[2] >= p[1]
+    upper = [p for row in rows[:height // 4:2] for p in row[::2]]
+    blues = Counter(p for p in upper if blue(p))
+    sky = 0.0
+    if blues:
+        top = blues.most_common(1)[0][0]
+        near = lambda p: max(abs(a - b) for a, b in zip(p, top)) <= 6
+        if sum(1 for p in upper if near(p)) >= len(upper) / 5:
+            sky = sum(1 for p in pixels if near(p)) / n
     ground = 1.0 - sky
     report = (f"{path}: {width}x{height}, luminance spread {spread:.1f}, {colours} colours, "
               f"sky {sky:.0%}, ground {ground:.0%}")

@@ -9,6 +9,7 @@
 # one) and with the settings panel open; and the walk example on the default preset with its
 # 100 balls.
 # Builds the example in the dev profile, as the tests are, so CI compiles Bevy once.
+# The pictures and logs land in $CARGO_TARGET_DIR/render-smoke/ (or $RENDER_SMOKE_OUT).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/bpt-target}"

@@ -432,7 +432,7 @@ fn streaming(ui: &mut Ui, d: &mut TerrainConfig) {
     ui.add(
         slider(
             &mut d.lod_distance,
-            4.0 * d.chunk_size..=20.0 * d.chunk_size,
+            4.5 * d.chunk_size..=20.0 * d.chunk_size,
             "full detail out to (m)",
         )
         .logarithmic(true),

@@ -29,6 +29,18 @@
 //! `sets.rs` and `space.rs` are the leaves every stage shares: the system sets and looks, and
 //! the terrain's own space.
 //!
+//! ## Features
+//!
+//! - `render` (default): the terrain material, the sea, and scatter looks of a mesh and a
+//!   material. Without it (`default-features = false`: a server, a tool, a test) the plugin
+//!   still streams chunks with their `Mesh3d`, scatter instances with their `Transform`, and
+//!   colliders; with it, the materials are added only when the app has Bevy's `RenderPlugin`.
+//! - `avian`: static heightfield colliders for avian3d 0.7 around every `TerrainCollider` body
+//!   (see `collider`).
+//!
+//! The config, the state resources and the components derive `Reflect` and are registered, for
+//! inspectors; the plugin's own state is hidden from reflection.
+//!
 //! Everything a game uses is re-exported here and in [`prelude`]; [`chunk`], `collider`,
 //! [`scatter`] and [`config`] are public for tools that build chunks, colliders or placements,
 //! or parse configs, without an `App`.
@@ -44,6 +56,7 @@ pub mod collider;
 pub mod config;
 mod ground;
 mod plugin;
+mod recover;
 #[cfg(feature = "render")]
 mod render;
 pub mod scatter;

@@ -25,6 +25,12 @@
 //! generators default to Perlin's permutation table, which repeats every 256 lattice cells (see
 //! [`Hashing`]).
 //!
+//! **Hostile input.** NaN, ±∞, ±10³⁰ and `f64::MAX` coordinates never panic or index out of
+//! bounds, in debug or release: lattice coordinates are masked or hashed, float-to-int
+//! conversions saturate, and the grid path fetches lattice data lane by lane when a layer would
+//! touch an absurd number of lattice cells; a fill whose positions are too far out for the
+//! erosion cells is left uneroded. A non-finite coordinate gives NaN.
+//!
 //! All of the crate's `unsafe` code is in one private module (the SIMD lanes); the lint below
 //! keeps it there.
 

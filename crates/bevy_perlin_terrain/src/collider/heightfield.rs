@@ -67,7 +67,9 @@ impl ColliderJob {
 /// The heightfield reaches one cell past the chunk on every side, over its neighbours' first
 /// cells (the same heights, so the surfaces coincide): parry can only fix the edges it sees
 /// both sides of, and drops contacts on a heightfield's own border edges, so a ball landing on
-/// the line between two chunks would fall through two fields that merely meet there.
+/// the line between two chunks would fall through two fields that merely meet there. The cost:
+/// a ball on a seam touches both fields (a second contact manifold). parry's vertical ray casts
+/// can miss a heightfield exactly along a cell edge; cast a little off the grid lines.
 ///
 /// `None` if the grid cannot be sampled (a chunk beyond the addressable range).
 pub fn build_chunk_collider(job: &ColliderJob) -> Option<Collider> {

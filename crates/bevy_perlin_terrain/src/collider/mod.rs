@@ -2,6 +2,42 @@
 //! every [`TerrainCollider`] entity, built on the async compute pool from the same samples as
 //! the meshes, planned ahead of moving bodies, and kept in [`TerrainColliders`].
 //!
+//! ```toml
+//! bevy_perlin_terrain = { version = "0.2", features = ["avian"] }
+//! avian3d = "0.7"
+//! ```
+//!
+//! The game adds avian's `PhysicsPlugins` itself; the plugin only adds colliders:
+//!
+//! ```ignore
+//! use avian3d::prelude::*;
+//!
+//! app.add_plugins((DefaultPlugins, PhysicsPlugins::default(), PerlinTerrainPlugin::default()));
+//! // Any body that needs ground under it:
+//! commands.spawn((
+//!     RigidBody::Dynamic,
+//!     Collider::sphere(0.5),
+//!     TerrainCollider,
+//!     Transform::from_xyz(0.0, 80.0, 0.0),
+//! ));
+//! ```
+//!
+//! - **Where**: the chunks within [`Collision::radius`](crate::Collision::radius) of every
+//!   `TerrainCollider` entity, and of where it will be half a second ahead (by its
+//!   `LinearVelocity`, or by how it moved since the last frame), whether or not a viewer is
+//!   near. They go once no body is within the radius plus a chunk.
+//! - **What**: a [`TerrainChunkCollider`] entity per chunk, a child of the root, with
+//!   `RigidBody::Static` and a parry heightfield at full detail (see [`build_chunk_collider`]),
+//!   whatever level of detail is drawn there.
+//! - **Never a fall-through**: a body that gets `TerrainCollider` after this frame's plan
+//!   (spawned later in the frame, or between two updates) has the chunks within a few metres of
+//!   it built at once by an observer; a collider still missing within 4 m of where a body will
+//!   be in the next two frames is built on the main thread rather than waited for. A new ground
+//!   or resolution rebuilds every collider, each old one staying until its replacement swaps
+//!   in; a new chunk size keeps the old colliders until every new one is in place.
+//! - **Not covered**: scatter instances have no colliders of their own (the walk example gives
+//!   trees a capsule from [`ScatterSpawned`](crate::ScatterSpawned)).
+//!
 //! [`ColliderJob`] and [`build_chunk_collider`] are public for tools and benchmarks that build
 //! colliders without an `App`.
 
@@ -222,12 +258,15 @@ impl Plugin for TerrainColliderPlugin {
             .add_systems(
                 Update,
                 (
-                    systems::recover_registry.run_if(not(resource_exists::<TerrainColliders>)),
                     systems::plan_colliders.run_if(systems::bodies_or_colliders),
                     systems::place_colliders.run_if(systems::colliders_in_flight),
                 )
                     .chain_ignore_deferred()
                     .in_set(TerrainSystems::Colliders),
+            )
+            .add_systems(
+                Last,
+                systems::recover_registry.run_if(not(resource_exists::<TerrainColliders>)),
             )
             .add_observer(systems::ground_new_body);
     }

@@ -2,6 +2,7 @@
 //! tested without an `App`.
 
 use crate::chunk::ChunkCoord;
+use crate::space::distance_to_square;
 use bevy::math::{IVec2, Vec2, Vec3, Vec3Swizzles};
 use bevy::platform::collections::HashSet;
 
@@ -15,10 +16,8 @@ pub(crate) const URGENT_MARGIN: f32 = 4.0;
 
 /// Horizontal distance from `p` to the square of chunk `coord` (0 inside it).
 pub(crate) fn distance_to_chunk(p: Vec2, coord: ChunkCoord, size: f32) -> f32 {
-    let low = coord.as_vec2() * size;
-    let high = low + Vec2::splat(size);
-    let outside = (low - p).max(p - high).max(Vec2::ZERO);
-    outside.length()
+    let size = size as f64;
+    distance_to_square(p.as_dvec2(), coord.as_dvec2() * size, size) as f32
 }
 
 /// Adds to `out` every chunk whose square lies within `radius` of the segment from `from` to

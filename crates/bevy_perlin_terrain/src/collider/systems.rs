@@ -19,16 +19,16 @@ use bevy::prelude::*;
 
 /// A game removed the [`TerrainColliders`]: the colliders it knew go, and a new registry
 /// builds them again (the bodies' ground first, at once).
-pub(super) fn recover_registry(world: &mut World) {
-    warn!("the TerrainColliders resource was removed; the colliders are rebuilt");
-    let mut ours = world.query_filtered::<Entity, With<TerrainChunkCollider>>();
-    let entities: Vec<Entity> = ours.iter(world).collect();
-    for entity in entities {
-        if let Ok(e) = world.get_entity_mut(entity) {
-            e.despawn();
-        }
-    }
-    world.insert_resource(TerrainColliders::new());
+pub(super) fn recover_registry(
+    mut commands: Commands,
+    ours: Query<Entity, With<TerrainChunkCollider>>,
+) {
+    crate::recover::rebuild(
+        &mut commands,
+        &ours,
+        TerrainColliders::new(),
+        "TerrainColliders",
+    );
 }
 
 /// Run condition of [`plan_colliders`]: whether there is a body to follow, a collider to keep
@@ -37,8 +37,9 @@ pub(super) fn recover_registry(world: &mut World) {
 pub(super) fn bodies_or_colliders(
     bodies: Query<(), With<TerrainCollider>>,
     colliders: Option<Res<TerrainColliders>>,
+    chunks: Option<Res<ChunkRegistry>>,
 ) -> bool {
-    let Some(colliders) = colliders else {
+    let (Some(colliders), Some(_)) = (colliders, chunks) else {
         return false;
     };
     !bodies.is_empty()
@@ -50,8 +51,11 @@ pub(super) fn bodies_or_colliders(
 
 /// Run condition of [`place_colliders`]: whether a collider is being built or an old one waits
 /// to be retired.
-pub(super) fn colliders_in_flight(colliders: Option<Res<TerrainColliders>>) -> bool {
-    colliders.is_some_and(|c| !c.pending.is_empty() || !c.retiring.is_empty())
+pub(super) fn colliders_in_flight(
+    colliders: Option<Res<TerrainColliders>>,
+    chunks: Option<Res<ChunkRegistry>>,
+) -> bool {
+    chunks.is_some() && colliders.is_some_and(|c| !c.pending.is_empty() || !c.retiring.is_empty())
 }
 
 /// Where the bodies are and where they are going (in the terrain root's space), which chunks

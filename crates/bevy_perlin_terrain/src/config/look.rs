@@ -9,6 +9,9 @@ use serde::{Deserialize, Serialize};
 /// snow that settles on flat high ground, every boundary broken up by world-space noise; the
 /// erosion crease mask (when the noise has erosion) darkens gullies and lightens ridges.
 ///
+/// With a [`Water`], the ground within about a metre and a half of the waterline is wet:
+/// darker and glossier (the material only).
+///
 /// Every colour is linear RGB, each channel 0 to 1. The terrain material evaluates these rules
 /// per pixel; the vertex-colour fallback ([`TerrainLook::VertexColours`]) per vertex, without
 /// the edge noise, creases, detail and textures.
@@ -18,35 +21,40 @@ use serde::{Deserialize, Serialize};
 #[reflect(Default, Debug, Clone, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct TerrainColours {
-    /// Sea bed, below `sea_level`.
+    /// Sea bed, below `sea_level`. Default a dark silt.
     pub sea_bed: [f32; 3],
     /// Bands above sea level, in increasing `up_to` (at most [`MAX_BANDS`]); above the last,
-    /// its colour.
+    /// its colour. Default sand to 3 m, grass to 60 m, heath above; bands must rise and be
+    /// finite.
     pub bands: Vec<HeightBand>,
     /// Metres over which neighbouring bands (and the sea bed and the first band) blend.
+    /// Default 2; 0 to 10 000.
     pub band_blend: f32,
-    /// Colour of steep ground.
+    /// Colour of steep ground. Default a grey brown.
     pub rock: [f32; 3],
-    /// Slope, as `1 − normal.y` (0 flat, 1 vertical), where ground is fully rock.
+    /// Slope, as `1 − normal.y` (0 flat, 1 vertical), where ground is fully rock. Default
+    /// 0.35; 0 to 1.
     pub rock_slope: f32,
-    /// Slope over which rock fades in below `rock_slope`.
+    /// Slope over which rock fades in below `rock_slope`. Default 0.07; 0 to 1.
     pub rock_blend: f32,
-    /// Perceptual roughness of rock, 0 (mirror) to 1.
+    /// Perceptual roughness of rock, 0 (mirror) to 1. Default 0.8.
     pub rock_roughness: f32,
     /// An optional texture for rock (the material only).
     pub rock_texture: Option<LayerTexture>,
-    /// Snow on high ground that is flat enough to hold it; `None` for none.
+    /// Snow on high ground that is flat enough to hold it; `None` for none. Default
+    /// [`Snow::default`].
     pub snow: Option<Snow>,
     /// World-space noise that moves every boundary (band, rock, snow) so that none follows
     /// the triangles or a contour line (the material only).
     pub edge_noise: EdgeNoise,
     /// How strongly the erosion crease mask shows, 0 to 1: gullies darker and wetter, ridges
-    /// lighter (the material only, when the noise has erosion).
+    /// lighter (the material only, when the noise has erosion). Default 0.7.
     pub creases: f32,
     /// Close-up surface detail (the material only).
     pub detail: GroundDetail,
     /// How much a textured layer's height (its albedo's alpha) sharpens its blend with its
     /// neighbour, 0 (plain blend) to 1: stones poke through sand before the sand fades.
+    /// Default 0.5.
     pub height_blend: f32,
 }
 
@@ -87,7 +95,7 @@ pub struct HeightBand {
     pub up_to: f32,
     /// Linear RGB, each 0 to 1.
     pub colour: [f32; 3],
-    /// Perceptual roughness, 0 (mirror) to 1.
+    /// Perceptual roughness, 0 (mirror) to 1. Default 0.9.
     #[serde(default = "HeightBand::default_roughness")]
     pub roughness: f32,
     /// An optional texture (the material only).
@@ -116,17 +124,18 @@ impl HeightBand {
 #[reflect(Default, Debug, Clone, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct Snow {
-    /// Linear RGB.
+    /// Linear RGB, each 0 to 1. Default a blue-white.
     pub colour: [f32; 3],
-    /// Metres above sea level where snow is half in.
+    /// Metres above sea level where snow is half in. Default 95; ±1 000 000.
     pub from: f32,
-    /// Metres over which it fades in around `from`.
+    /// Metres over which it fades in around `from`. Default 8; 0 to 10 000.
     pub blend: f32,
-    /// Slope (`1 − normal.y`) where snow is half gone: steeper ground sheds it.
+    /// Slope (`1 − normal.y`) where snow is half gone: steeper ground sheds it. Default 0.25;
+    /// 0 to 1.
     pub max_slope: f32,
-    /// Slope over which it fades out around `max_slope`.
+    /// Slope over which it fades out around `max_slope`. Default 0.08; 0 to 1.
     pub slope_blend: f32,
-    /// Perceptual roughness.
+    /// Perceptual roughness, 0 to 1. Default 0.6.
     pub roughness: f32,
     /// An optional texture (the material only).
     pub texture: Option<LayerTexture>,
@@ -158,12 +167,12 @@ impl Default for Snow {
 #[reflect(Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct LayerTexture {
-    /// The colour image (sRGB).
+    /// The colour image (sRGB). Required, not empty.
     pub albedo: String,
     /// An optional tangent-space normal map (linear, +Y up in the image's green channel).
     #[serde(default)]
     pub normal: Option<String>,
-    /// Metres of ground one repeat of the image covers.
+    /// Metres of ground one repeat of the image covers. Default 4; 0.01 to 10 000.
     #[serde(default = "LayerTexture::default_size")]
     pub size: f32,
 }
@@ -179,11 +188,11 @@ impl LayerTexture {
 #[reflect(Default, Debug, Clone, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct EdgeNoise {
-    /// Metres up or down a height boundary (bands, snow line) moves.
+    /// Metres up or down a height boundary (bands, snow line) moves. Default 6; 0 to 10 000.
     pub height: f32,
-    /// How far a slope boundary (rock, snow) moves, in units of slope.
+    /// How far a slope boundary (rock, snow) moves, in units of slope. Default 0.06; 0 to 1.
     pub slope: f32,
-    /// Metres across the noise's largest feature.
+    /// Metres across the noise's largest feature. Default 40; 0.1 to 100 000.
     pub size: f32,
 }
 
@@ -199,16 +208,21 @@ impl Default for EdgeNoise {
 
 /// Close-up detail: a world-space noise that bumps the shading normal and varies the albedo,
 /// fading out with distance (no texture, so nothing tiles).
+///
+/// Four octaves of bumps, from `size` down, each fading out before its cells shrink below a few
+/// pixels (so they never shimmer), all of them gone at `fade_distance`; under them a broad
+/// variation of brightness and hue, tens of metres across, that does not fade with distance, so
+/// that no patch of ground repeats at any distance. `strength` scales both.
 #[derive(Reflect, Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[reflect(Default, Debug, Clone, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct GroundDetail {
-    /// How much the normal tilts and the albedo varies, 0 (smooth) to 1.
+    /// How much the normal tilts and the albedo varies, 0 (smooth) to 1. Default 0.5.
     pub strength: f32,
-    /// Metres across the finest bumps.
+    /// Metres across the finest bumps. Default 0.6; 0.01 to 100.
     pub size: f32,
     /// Metres from the camera beyond which the fine detail is gone (it fades in over the
-    /// nearer half).
+    /// nearer half). Default 150; 0 to 100 000.
     pub fade_distance: f32,
 }
 
@@ -228,15 +242,16 @@ impl Default for GroundDetail {
 #[reflect(Default, Debug, Clone, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct Water {
-    /// Linear RGB of shallow water.
+    /// Linear RGB of shallow water, each 0 to 1. Default a green teal.
     pub shallow: [f32; 3],
-    /// Linear RGB of deep water.
+    /// Linear RGB of deep water. Default a dark blue.
     pub deep: [f32; 3],
-    /// Metres of water that look deep (and through which the ground no longer shows).
+    /// Metres of water that look deep (and through which the ground no longer shows). Default
+    /// 12; 0.01 to 10 000.
     pub depth: f32,
-    /// Metres of depth along the shore that foam.
+    /// Metres of depth along the shore that foam. Default 0.6; 0 to 100.
     pub foam: f32,
-    /// How strongly small waves bump the surface, 0 (a mirror) to 1.
+    /// How strongly small waves bump the surface, 0 (a mirror) to 1. Default 0.4.
     pub waves: f32,
     /// Linear RGB of the sky the surface reflects at grazing angles (match the clear colour).
     pub sky: [f32; 3],

@@ -2,7 +2,32 @@
 //! loaded from `.terrain.ron` files (or built in code), with validation that names the bad field
 //! and bounds the work a config can ask for.
 //!
-//! [`parse_config`] is the loader's whole work without an `App`, for tools.
+//! [`parse_config`] is the loader's whole work without an `App`, for tools: it never panics,
+//! whatever the bytes. A malformed or out-of-range file is reported with the file, the field
+//! and what is allowed, e.g.
+//! ``terrain/alps.terrain.ron:4:14: `noise.octaves`: invalid type: string "six", expected u32``
+//! or ``terrain/alps.terrain.ron: `chunk_resolution` is 100, allowed: 2^k + 1 for k from 2 to
+//! 10 (…)``. A config that reaches the terrain by any other path (set in code, added to or
+//! edited in `Assets<TerrainConfig>`) is validated the same way, and an invalid one keeps the
+//! terrain on screen.
+//!
+//! # Limits
+//!
+//! [`TerrainConfig::validate`] also bounds the work and memory a config can ask for, naming the
+//! field to change and the bound it breaks:
+//!
+//! | constant | bound | reported on |
+//! | --- | --- | --- |
+//! | [`MAX_VIEW_CHUNKS`] | chunks of the quadtree around one viewer ([`LodLayout::most_chunks`], an upper bound) | `view_distance` |
+//! | [`MAX_MESH_BYTES`] | their meshes (72 bytes a vertex at most, plus indices) | `view_distance` |
+//! | [`MAX_IN_FLIGHT_BYTES`] | meshes being built at once | `max_tasks_in_flight` |
+//! | [`MAX_UPLOAD_BYTES`] | meshes sent to the GPU in one frame | `max_uploads_per_frame` |
+//! | [`MAX_COLLIDER_CHUNKS`], [`MAX_COLLIDER_BYTES`] | colliders around one body | `collision.radius`, `collision.resolution` |
+//! | [`MAX_SCATTER_PER_CHUNK`] | candidates of one scatter layer in one cell | `scatter[i].spacing` |
+//! | [`MAX_SCATTER_IN_VIEW`] | instances in view over all layers | `scatter[i].density` |
+//! | [`MAX_SCATTER_LAYERS`], [`MAX_FAR_COLOURS`], [`MAX_BANDS`] | layers, far colours, height bands | `scatter`, `colours.bands` |
+//!
+//! At the defaults a view of 100 km validates (chunk size 64 m, 65 vertices a side).
 
 mod collision;
 mod loader;
@@ -65,37 +90,48 @@ use serde::{Deserialize, Serialize};
 #[serde(default, deny_unknown_fields)]
 pub struct TerrainConfig {
     /// Seed of the permutation and gradient tables. Changing it rebuilds the tables.
+    /// Default 2026.
     pub seed: u64,
     /// The fractal noise, in world units: `noise.frequency` is lattice cells per metre.
-    /// Its output (about ±1) is multiplied by `height_scale`.
+    /// Its output (about ±1) is multiplied by `height_scale`. Its fields and their ranges are
+    /// [`Fbm`]'s (e.g. `noise.octaves` 1 to 32). Default: 7 octaves of Perlin noise from a
+    /// 600 m cell, lacunarity 2, persistence ½.
     pub noise: Fbm,
-    /// Metres of height per unit of noise (> 0).
+    /// Metres of height per unit of noise, 0.001 to 100 000. Default 160.
     pub height_scale: f32,
-    /// Side of a chunk in metres (> 0). Powers of two keep chunk corners exact in `f32`.
+    /// Side of a full-detail (level-0) chunk in metres, 0.5 to 100 000. Powers of two keep
+    /// chunk corners exact in `f32`. Default 64.
     pub chunk_size: f32,
-    /// Vertices per chunk side at full detail: 2ᵏ + 1 for k from 2 to 10 (5, 9, …, 129, …, 1025).
+    /// Vertices per chunk side, at every level: 2ᵏ + 1 for k from 2 to 10 (5, 9, …, 129, …,
+    /// 1025). Default 65.
     pub chunk_resolution: u32,
-    /// Metres from the nearest viewer within which the terrain is drawn (from `chunk_size / 2`
-    /// to 1000 km; the bounds on chunks and memory below cap it for a given layout).
+    /// Metres from the nearest viewer within which the terrain is drawn, from `chunk_size / 2`
+    /// to 1 000 000 (the bounds on chunks and memory, [`MAX_VIEW_CHUNKS`] and
+    /// [`MAX_MESH_BYTES`], cap it for a given layout: 100 km and more at the defaults).
+    /// Default 12 000.
     pub view_distance: f32,
     /// Metres from the nearest viewer out to which full detail (level 0: chunks of
     /// `chunk_size`) is drawn. Each coarser level reaches twice as far with chunks twice as
     /// large, so the chunk count grows with the logarithm of the view distance (see
-    /// [`LodLayout`]). At least 4 × `chunk_size`, so that neighbouring chunks differ by at most
-    /// one level and finish morphing before their neighbours begin.
+    /// [`LodLayout`]). At least 4.5 × `chunk_size` (to 1 000 000), so that neighbouring chunks
+    /// differ by at most one level and each level has room to morph into the next. Default
+    /// 320.
     ///
     /// This replaces the `lod_distances` list of 0.1 (where each level halved the vertices of
     /// a chunk of fixed size); a file that still has it is refused with what to write instead.
     pub lod_distance: f32,
-    /// The most chunk meshes generated at once on the async compute pool (1 to 256).
+    /// The most chunk meshes (and scatter placements, and colliders) built at once on the
+    /// async compute pool, 1 to 256 (and at most [`MAX_IN_FLIGHT_BYTES`] of meshes). Default 8.
     pub max_tasks_in_flight: u32,
-    /// The most finished chunk meshes turned into entities per frame (1 to 256).
+    /// The most finished chunk meshes added to the mesh assets (sent to the GPU) per frame, 1
+    /// to 256 (and at most [`MAX_UPLOAD_BYTES`]). Default 4.
     pub max_uploads_per_frame: u32,
-    /// Height of the water surface in metres; below it vertices take the sea-bed colour.
+    /// Height of the water surface in metres (±1 000 000); below it the ground takes the
+    /// sea-bed colour. Default −12.
     pub sea_level: f32,
     /// Depth in metres of the skirts hung from chunk edges, which hide any crack between levels
     /// of detail while chunks are being replaced; `None` picks 5% of `height_scale` plus two
-    /// vertex spacings of the chunk's level.
+    /// vertex spacings of the chunk's level (the default); otherwise 0 to 100 000.
     pub skirt_depth: Option<f32>,
     /// Ground colours by height, slope, snow and creases.
     pub colours: TerrainColours,

@@ -30,38 +30,44 @@ pub const MAX_FAR_COLOURS: usize = 4;
 #[serde(default, deny_unknown_fields)]
 pub struct ScatterLayer {
     /// The layer's name, unique in the config: what the game registers a look for, and what
-    /// every instance's `ScatterInstance::layer` says.
+    /// every instance's `ScatterInstance::layer` says. Required, not blank.
     pub name: String,
     /// Candidates per hectare (10 000 m²) before the spacing and the rules thin them: at most
-    /// one per `spacing × spacing` square.
+    /// one per `spacing × spacing` square. Default 50; 0 to `10 000 / spacing²`.
     pub density: f32,
     /// No two instances of this layer are closer than this many metres, across chunk borders
-    /// too.
+    /// too. Default 4; 0.1 to 10 000, and at least `chunk_size / 512`.
     pub spacing: f32,
-    /// Where it grows by height above `sea_level` (metres).
+    /// Where it grows by height above `sea_level` (metres). Default anywhere above the sea;
+    /// ends within ±1 000 000.
     pub height: SoftRange,
-    /// Where it grows by slope, `1 − normal.y` (0 flat, 1 vertical).
+    /// Where it grows by slope, `1 − normal.y` (0 flat, 1 vertical). Default any slope; ends
+    /// 0 to 1.
     pub slope: SoftRange,
     /// Where it grows by the erosion crease mask (0 ridges, 1 gullies; ½ without erosion);
-    /// `None` for anywhere.
+    /// `None` (the default) for anywhere; ends 0 to 1.
     pub creases: Option<SoftRange>,
-    /// Uniform scale of each instance, drawn between these two.
+    /// Uniform scale of each instance, drawn between these two. Default `(1.0, 1.0)`;
+    /// `0 < min <= max <= 1000`.
     pub scale: (f32, f32),
-    /// Turn about the vertical, drawn within ± this many degrees (180 for any heading).
+    /// Turn about the vertical, drawn within ± this many degrees (180, the default, for any
+    /// heading); 0 to 180.
     pub rotation: f32,
     /// Lean, drawn up to this many degrees off the vertical (or off the ground normal).
+    /// Default 0; 0 to 90.
     pub tilt: f32,
     /// Whether an instance stands along the ground's normal (rocks) rather than upright
-    /// (trees).
+    /// (trees, the default).
     pub align_to_normal: bool,
-    /// Metres the base sits below the ground (negative: above it), before scaling.
+    /// Metres the base sits below the ground (negative: above it), before scaling. Default 0;
+    /// ±1000.
     pub sink: f32,
     /// The layer is placed on the full-detail cells (`chunk_size` squares) within this many
-    /// metres of a viewer (at most the terrain's `view_distance`).
+    /// metres of a viewer. Default 400; 0 to the terrain's `view_distance`.
     pub view_distance: f32,
     /// Beyond `view_distance`, the terrain material paints this colour where the layer's rules
     /// (height, slope, creases) would place it, so far hills are not bald (a forest's darker
-    /// canopy); `None` for nothing (at most [`MAX_FAR_COLOURS`] layers have one).
+    /// canopy); `None` (the default) for nothing. At most [`MAX_FAR_COLOURS`] layers have one.
     pub far_colour: Option<FarColour>,
 }
 
@@ -75,9 +81,9 @@ pub struct ScatterLayer {
 #[reflect(Default, Debug, Clone, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct FarColour {
-    /// Linear RGB, each 0 to 1.
+    /// Linear RGB, each 0 to 1. Default a dark green.
     pub colour: [f32; 3],
-    /// How much of the ground it covers where the rules hold fully, 0 to 1.
+    /// How much of the ground it covers where the rules hold fully, 0 to 1. Default 0.85.
     pub cover: f32,
 }
 
@@ -119,7 +125,9 @@ impl Default for ScatterLayer {
 }
 
 /// A range with soft edges: full weight from `min` to `max`, fading to none over `fade`
-/// beyond each end, so a layer thins out instead of stopping at a line.
+/// beyond each end, so a layer thins out instead of stopping at a line. In a RON file all three
+/// fields are required; `min <= max`, and `fade` is at most the span the field allows (1 for a
+/// slope).
 #[derive(Reflect, Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[reflect(Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]

@@ -1,7 +1,7 @@
 //! Which config is in force: the asset (hot-reloaded), or one set in code.
 
 use super::{TerrainConfig, TerrainConfigLoader};
-use crate::ground::{ActiveTerrainConfig, TerrainTables, next_state};
+use crate::ground::{ActiveTerrainConfig, NextGround, TerrainTables, next_state};
 use crate::sets::TerrainSystems;
 use bevy::asset::{AssetEvent, AssetServer, Assets, Handle};
 use bevy::ecs::system::SystemState;
@@ -172,17 +172,28 @@ fn apply_config(world: &mut World, params: &mut SystemState<ConfigParams>) {
             .and_then(|config| validated(config, asset_name(handle))),
         _ => None,
     };
-    // Apply only a config that differs from the one in force: the several events of one load,
-    // or a save that changed nothing, never rebuild anything.
-    let next = candidate
-        .filter(|config| active.as_ref().is_none_or(|a| a.config() != config))
-        .map(|config| {
-            let previous = active.as_deref().zip(tables.as_deref());
-            next_state(config, previous, colours_in_mesh.0)
-        });
+    let next = next_ground(
+        candidate,
+        active.as_deref(),
+        tables.as_deref(),
+        colours_in_mesh.0,
+    );
     if let Some(next) = next {
         next.apply_now(world);
     }
+}
+
+/// What `candidate` puts in force, if it differs from the config in force (the several events
+/// of one load, or a save that changed nothing, never rebuild anything).
+fn next_ground(
+    candidate: Option<TerrainConfig>,
+    active: Option<&ActiveTerrainConfig>,
+    tables: Option<&TerrainTables>,
+    colours_in_mesh: bool,
+) -> Option<NextGround> {
+    candidate
+        .filter(|config| active.is_none_or(|a| a.config() != config))
+        .map(|config| next_state(config, active.zip(tables), colours_in_mesh))
 }
 
 /// [`apply_config`] in an app without assets: only configs set in code.
@@ -201,12 +212,13 @@ fn apply_fixed_config(
     let TerrainConfigSource::Fixed(config) = &*source else {
         return;
     };
-    let next = validated(config, "terrain config set in code")
-        .filter(|config| active.as_ref().is_none_or(|a| a.config() != config))
-        .map(|config| {
-            let previous = active.as_deref().zip(tables.as_deref());
-            next_state(config, previous, colours_in_mesh.0)
-        });
+    let candidate = validated(config, "terrain config set in code");
+    let next = next_ground(
+        candidate,
+        active.as_deref(),
+        tables.as_deref(),
+        colours_in_mesh.0,
+    );
     if let Some(next) = next {
         next.apply_now(world);
     }

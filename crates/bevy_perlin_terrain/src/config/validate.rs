@@ -31,7 +31,7 @@ pub const MAX_IN_FLIGHT_BYTES: u64 = 512 << 20;
 pub const MAX_UPLOAD_BYTES: u64 = 64 << 20;
 
 /// The most chunks that may have a collider around one `TerrainCollider` entity (about
-/// π · (radius / chunk_size + 1)²).
+/// π · (radius / chunk_size + 1.5)²).
 pub const MAX_COLLIDER_CHUNKS: usize = 1024;
 
 /// The most memory the colliders around one `TerrainCollider` entity may take, in bytes

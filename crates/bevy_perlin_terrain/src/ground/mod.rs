@@ -9,5 +9,5 @@ mod state;
 
 pub use sampler::TerrainSampler;
 pub(crate) use samples::with_thread_samples;
-pub(crate) use state::next_state;
 pub use state::{ActiveTerrainConfig, TerrainTables};
+pub(crate) use state::{NextGround, next_state};

@@ -10,14 +10,17 @@
 #import bevy_pbr::mesh_functions
 #import bevy_perlin_terrain::terrain_bindings::shading
 
+// World `xz` of viewer `i` (two to a vec4).
+fn viewer(i: u32) -> vec2<f32> {
+    let two = shading.viewers[i / 2u];
+    return select(two.xy, two.zw, (i % 2u) == 1u);
+}
+
 // Horizontal distance from world `xz` to the nearest viewer the chunks were chosen for.
 fn nearest_viewer(xz: vec2<f32>) -> f32 {
     var nearest = 1.0e30;
-    let count = u32(shading.viewer_count.x);
-    for (var i = 0u; i < count; i++) {
-        let two = shading.viewers[i / 2u];
-        let viewer = select(two.xy, two.zw, (i % 2u) == 1u);
-        nearest = min(nearest, distance(xz, viewer));
+    for (var i = 0u; i < u32(shading.viewer_count.x); i++) {
+        nearest = min(nearest, distance(xz, viewer(i)));
     }
     return nearest;
 }
@@ -26,11 +29,8 @@ fn nearest_viewer(xz: vec2<f32>) -> f32 {
 // to the nearest viewer the chunks were chosen for.
 fn nearest_viewer_square(xz: vec2<f32>) -> f32 {
     var nearest = 1.0e30;
-    let count = u32(shading.viewer_count.x);
-    for (var i = 0u; i < count; i++) {
-        let two = shading.viewers[i / 2u];
-        let viewer = select(two.xy, two.zw, (i % 2u) == 1u);
-        let d = abs(xz - viewer);
+    for (var i = 0u; i < u32(shading.viewer_count.x); i++) {
+        let d = abs(xz - viewer(i));
         nearest = min(nearest, max(d.x, d.y));
     }
     return nearest;
@@ -44,10 +44,10 @@ fn morph_factor(level: u32, xz: vec2<f32>) -> f32 {
     return clamp((nearest_viewer_square(xz) - range.x) * range.y, 0.0, 1.0);
 }
 
-// The morphed local position (`xyz`) of `position`, whose parent's height is `target`, and the
+// The morphed local position (`xyz`) of `position`, whose parent's height is `coarse`, and the
 // morph (`w`); the chunk's level is its mesh tag.
-fn morphed(instance_index: u32, world_from_local: mat4x4<f32>, position: vec3<f32>, target: f32) -> vec4<f32> {
+fn morphed(instance_index: u32, world_from_local: mat4x4<f32>, position: vec3<f32>, coarse: f32) -> vec4<f32> {
     let world = mesh_functions::mesh_position_local_to_world(world_from_local, vec4<f32>(position, 1.0));
     let k = morph_factor(mesh_functions::get_tag(instance_index), world.xz);
-    return vec4<f32>(position.x, mix(position.y, target, k), position.z, k);
+    return vec4<f32>(position.x, mix(position.y, coarse, k), position.z, k);
 }

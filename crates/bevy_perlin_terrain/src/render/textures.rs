@@ -21,6 +21,19 @@ use bevy::render::render_resource::{
 /// [`LayerTexture`](crate::config::LayerTexture) uses (`albedo: "rock"`). Names not here are
 /// loaded as asset paths. Images must keep their data in the main world
 /// (`RenderAssetUsages::MAIN_WORLD`): the plugin copies them into its texture arrays.
+///
+/// ```ignore
+/// fn textures(mut images: ResMut<Assets<Image>>, mut textures: ResMut<TerrainTextures>) {
+///     textures.insert("rock", images.add(my_rock_albedo())); // `albedo: "rock"`
+///     textures.insert("rock-normal", images.add(my_rock_normal())); // `normal: Some("rock-normal")`
+/// }
+/// ```
+///
+/// Every layer image must be square, a power of two wide, all of one size, and 8-bit RGBA; else
+/// the error names the image and the layers keep their flat colours. The material projects the
+/// textures from above on gentle ground and triplanar on steep ground, and blends two offset
+/// copies from above so that neither repeats visibly. The `textured` example makes its images
+/// with perlin-core and registers them here.
 #[derive(Resource, Reflect, Clone, Debug, Default)]
 #[reflect(Resource, Debug, Default)]
 pub struct TerrainTextures {

@@ -115,13 +115,16 @@ impl Plugin for TerrainWaterPlugin {
 /// Run condition of [`place_water`]: whether the viewers or the root (both in the registry),
 /// the config or the materials changed, or the sea surface was despawned.
 fn water_may_move(
-    registry: Res<ChunkRegistry>,
+    registry: Option<Res<ChunkRegistry>>,
     active: Option<Res<ActiveTerrainConfig>>,
     materials: Option<Res<TerrainMaterials>>,
     mut removed: RemovedComponents<TerrainWater>,
 ) -> bool {
     // Read every removal, so none counts again next frame.
     let despawned = removed.read().count() > 0;
+    let Some(registry) = registry else {
+        return false;
+    };
     despawned
         || registry.is_changed()
         || active.is_some_and(|a| a.is_changed())

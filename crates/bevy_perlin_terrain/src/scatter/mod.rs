@@ -97,6 +97,25 @@ impl std::fmt::Debug for ScatterLook {
 /// What each scatter layer looks like, by layer name. A layer without a look still gets its
 /// instance entities (a `Transform` and [`ScatterInstance`]), for gameplay. Looks apply to
 /// instances spawned after they are inserted.
+///
+/// ```ignore
+/// fn looks(
+///     mut looks: ResMut<ScatterLooks>,
+///     mut meshes: ResMut<Assets<Mesh>>,
+///     mut materials: ResMut<Assets<StandardMaterial>>,
+/// ) {
+///     // One mesh and material shared by the layer (Bevy batches them; the `render` feature).
+///     let cone = meshes.add(Cone::new(1.5, 6.0));
+///     looks.insert_mesh("trees", cone, materials.add(Color::srgb(0.05, 0.2, 0.05)));
+///     // Anything else: a scene, a collider, a marker of the game's.
+///     looks.insert_custom("rocks", |entity| {
+///         entity.insert(MyRock);
+///     });
+/// }
+/// ```
+///
+/// Finished batches become entities whole, up to 20 000 instances a frame (at least one
+/// batch).
 #[derive(Resource, Default, Debug, Clone)]
 pub struct ScatterLooks {
     looks: HashMap<String, ScatterLook>,
@@ -274,9 +293,12 @@ impl Plugin for TerrainScatterPlugin {
             .register_type::<ScatterCell>()
             .add_message::<ScatterSpawned>()
             .add_systems(
+                Last,
+                systems::recover_registry.run_if(not(resource_exists::<ScatterRegistry>)),
+            )
+            .add_systems(
                 Update,
                 (
-                    systems::recover_registry.run_if(not(resource_exists::<ScatterRegistry>)),
                     systems::plan_scatter.run_if(systems::scatter_planning_needed),
                     systems::spawn_scatter.run_if(systems::placements_in_flight),
                 )

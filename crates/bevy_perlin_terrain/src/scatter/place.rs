@@ -2,7 +2,8 @@
 //! world positions, so every cell (in any run) agrees with its neighbours.
 //!
 //! The world is cut into square cells of side `spacing`. Each cell holds at most one candidate,
-//! at a hashed position in the cell, present with probability `density · spacing²`. A candidate
+//! at a hashed position in the cell, present with probability `density · spacing² / 10⁴`
+//! (density being per hectare). A candidate
 //! survives when no candidate within `spacing` has a higher hashed priority; two candidates
 //! closer than `spacing` are in neighbouring cells, so looking at the eight neighbours is
 //! enough, and of two such candidates at most one survives (dart throwing made local, in the

@@ -8,7 +8,7 @@ use super::{
 use crate::chunk::ChunkCoord;
 use crate::config::REPLAN;
 use crate::ground::{ActiveTerrainConfig, TerrainSampler, TerrainTables};
-use crate::space::distance_to_square;
+use crate::space::{cells_around, distance_to_square};
 use crate::stream::ChunkRegistry;
 use crate::tasks::{Job, Urgency};
 use bevy::math::{DVec2, IVec2};
@@ -36,16 +36,13 @@ fn despawn_instances(
 
 /// A game removed the [`ScatterRegistry`]: the cells it knew go, with their instances, and a new
 /// registry places them again.
-pub(super) fn recover_registry(world: &mut World) {
-    warn!("the ScatterRegistry resource was removed; the scatter is placed again");
-    let mut cells = world.query_filtered::<Entity, With<ScatterCell>>();
-    let entities: Vec<Entity> = cells.iter(world).collect();
-    for entity in entities {
-        if let Ok(e) = world.get_entity_mut(entity) {
-            e.despawn();
-        }
-    }
-    world.insert_resource(ScatterRegistry::new());
+pub(super) fn recover_registry(mut commands: Commands, ours: Query<Entity, With<ScatterCell>>) {
+    crate::recover::rebuild(
+        &mut commands,
+        &ours,
+        ScatterRegistry::new(),
+        "ScatterRegistry",
+    );
 }
 
 /// Run condition of [`plan_scatter`]: whether the chunks (and with them the viewers), the
@@ -57,19 +54,22 @@ pub(super) fn scatter_planning_needed(
     active: Option<Res<ActiveTerrainConfig>>,
     tables: Option<Res<TerrainTables>>,
 ) -> bool {
-    let Some(registry) = registry else {
+    let (Some(registry), Some(chunks)) = (registry, chunks) else {
         return false;
     };
     !registry.planned
         || registry.dirty
-        || chunks.is_some_and(|c| c.is_changed())
+        || chunks.is_changed()
         || active.is_some_and(|a| a.is_changed())
         || tables.is_some_and(|t| t.is_changed())
 }
 
 /// Run condition of [`spawn_scatter`]: whether any placement is being computed.
-pub(super) fn placements_in_flight(registry: Option<Res<ScatterRegistry>>) -> bool {
-    registry.is_some_and(|r| !r.placing.is_empty())
+pub(super) fn placements_in_flight(
+    registry: Option<Res<ScatterRegistry>>,
+    chunks: Option<Res<ChunkRegistry>>,
+) -> bool {
+    chunks.is_some() && registry.is_some_and(|r| !r.placing.is_empty())
 }
 
 /// The batches the viewers want: for each layer, the cells within its view distance of a
@@ -85,17 +85,11 @@ fn wanted_batches(
         let reach = layer.view_distance as f64;
         for v in viewers {
             let at = DVec2::new(v.x as f64, v.z as f64);
-            let low = ((at - reach) / size).floor();
-            let high = ((at + reach) / size).floor();
-            let range = i32::MIN as f64..=i32::MAX as f64;
-            if ![low.x, low.y, high.x, high.y]
-                .iter()
-                .all(|c| range.contains(c))
-            {
+            let Some((low, high)) = cells_around(at, reach, size) else {
                 continue;
-            }
-            for z in low.y as i32..=high.y as i32 {
-                for x in low.x as i32..=high.x as i32 {
+            };
+            for z in low.y..=high.y {
+                for x in low.x..=high.x {
                     let coord = IVec2::new(x, z);
                     let d = distance_to_square(at, coord.as_dvec2() * size, size);
                     if d <= reach {

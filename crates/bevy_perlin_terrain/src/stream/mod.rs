@@ -310,11 +310,12 @@ impl Plugin for TerrainStreamingPlugin {
             .add_message::<ChunkRemeshed>()
             .add_message::<ChunkDespawned>()
             .add_systems(
+                Last,
+                systems::recover_registry.run_if(not(resource_exists::<ChunkRegistry>)),
+            )
+            .add_systems(
                 Update,
                 (
-                    systems::recover_registry
-                        .run_if(not(resource_exists::<ChunkRegistry>))
-                        .in_set(TerrainSystems::Config),
                     systems::plan_chunks
                         .run_if(systems::planning_needed)
                         .in_set(TerrainSystems::Stream),

@@ -36,16 +36,11 @@ type Moved = Or<(
 
 /// A game removed the [`ChunkRegistry`]: the chunks it knew are orphans. They go, with the
 /// root, and a new registry builds the terrain again.
-pub(super) fn recover_registry(world: &mut World) {
-    warn!("the ChunkRegistry resource was removed; the terrain is rebuilt");
-    let mut ours = world.query_filtered::<Entity, Or<(With<TerrainChunk>, With<TerrainRoot>)>>();
-    let entities: Vec<Entity> = ours.iter(world).collect();
-    for entity in entities {
-        if let Ok(e) = world.get_entity_mut(entity) {
-            e.despawn();
-        }
-    }
-    world.insert_resource(ChunkRegistry::new());
+pub(super) fn recover_registry(
+    mut commands: Commands,
+    ours: Query<Entity, Or<(With<TerrainChunk>, With<TerrainRoot>)>>,
+) {
+    crate::recover::rebuild(&mut commands, &ours, ChunkRegistry::new(), "ChunkRegistry");
 }
 
 /// Run condition of [`plan_chunks`]: whether anything the plan depends on may have changed
@@ -183,15 +178,8 @@ pub(super) fn plan_chunks(
         if !step.new.is_empty() {
             return true;
         }
-        for key in &step.old {
-            if let Some(shown) = registry.shown.remove(key) {
-                commands.entity(shown.entity).try_despawn();
-                despawned.write(ChunkDespawned {
-                    entity: shown.entity,
-                    coord: key.coord,
-                    lod: key.lod,
-                });
-            }
+        for &key in &step.old {
+            registry.drop_chunk(&mut commands, &mut despawned, key);
         }
         false
     });
@@ -290,15 +278,8 @@ pub(super) fn upload_chunks(
     registry.steps = later;
     let size = config.chunk_size;
     for step in now {
-        for key in step.old.iter().filter(|key| !step.new.contains(key)) {
-            if let Some(shown) = registry.shown.remove(key) {
-                commands.entity(shown.entity).try_despawn();
-                despawned.write(ChunkDespawned {
-                    entity: shown.entity,
-                    coord: key.coord,
-                    lod: key.lod,
-                });
-            }
+        for &key in step.old.iter().filter(|key| !step.new.contains(key)) {
+            registry.drop_chunk(&mut commands, &mut despawned, key);
         }
         for key in step.new {
             let Some(ready) = registry.ready.remove(&key) else {
@@ -348,6 +329,25 @@ pub(super) fn upload_chunks(
                     lod: key.lod,
                 });
             }
+        }
+    }
+}
+
+impl ChunkRegistry {
+    /// Despawns the chunk `key` if it is on screen, and says so.
+    fn drop_chunk(
+        &mut self,
+        commands: &mut Commands,
+        despawned: &mut MessageWriter<ChunkDespawned>,
+        key: ChunkKey,
+    ) {
+        if let Some(shown) = self.shown.remove(&key) {
+            commands.entity(shown.entity).try_despawn();
+            despawned.write(ChunkDespawned {
+                entity: shown.entity,
+                coord: key.coord,
+                lod: key.lod,
+            });
         }
     }
 }

@@ -10,7 +10,7 @@
 //!   the viewer flew); chunks to be coarsened are replaced by their wanted ancestor.
 
 use crate::config::{HYSTERESIS, LodLayout, MAX_LOD};
-use crate::space::distance_to_square;
+use crate::space::{cells_around, distance_to_square};
 use bevy::math::{DVec2, IVec2};
 use bevy::platform::collections::{HashMap, HashSet};
 
@@ -144,19 +144,12 @@ pub(crate) fn wanted_leaves(
     let size = layout.size(top);
     let mut roots: HashSet<ChunkKey> = HashSet::default();
     for v in viewers.iter().filter(|v| v.is_finite()) {
-        let reach = layout.view_distance() + 0.5 * size;
-        let low = ((*v - DVec2::splat(reach)) / size).floor();
-        let high = ((*v + DVec2::splat(reach)) / size).floor();
-        let range = i32::MIN as f64..=i32::MAX as f64;
-        if ![low.x, low.y, high.x, high.y]
-            .iter()
-            .all(|c| range.contains(c))
-        {
-            // Beyond the addressable plane (about 2^31 chunks out): nothing there.
+        // Beyond the addressable plane there is nothing to want.
+        let Some((low, high)) = cells_around(*v, layout.view_distance() + 0.5 * size, size) else {
             continue;
-        }
-        for z in low.y as i32..=high.y as i32 {
-            for x in low.x as i32..=high.x as i32 {
+        };
+        for z in low.y..=high.y {
+            for x in low.x..=high.x {
                 roots.insert(ChunkKey::new(top, IVec2::new(x, z)));
             }
         }
@@ -295,8 +288,14 @@ mod tests {
         })
     }
 
-    fn none() -> (HashSet<ChunkKey>, HashSet<ChunkKey>) {
-        (HashSet::default(), HashSet::default())
+    /// The leaves `viewers` want with nothing on screen yet.
+    fn from_scratch(viewers: &[DVec2], layout: &LodLayout, limit: usize) -> Vec<Wanted> {
+        let nothing = HashSet::default();
+        let shown = Shown {
+            chunks: &nothing,
+            split: &nothing,
+        };
+        wanted_leaves(viewers, layout, &shown, limit)
     }
 
     #[test]
@@ -318,13 +317,8 @@ mod tests {
     #[test]
     fn the_tree_tiles_the_view_with_detail_falling_off_and_levels_one_apart() {
         let layout = layout(30_000.0);
-        let (chunks, split) = none();
-        let shown = Shown {
-            chunks: &chunks,
-            split: &split,
-        };
         let viewer = DVec2::new(100.0, -250.0);
-        let leaves = wanted_leaves(&[viewer], &layout, &shown, usize::MAX);
+        let leaves = from_scratch(&[viewer], &layout, usize::MAX);
         // The chunk under the viewer is full detail; levels grow with distance.
         let under = leaves
             .iter()
@@ -391,16 +385,7 @@ mod tests {
         // A viewer just beyond level 0's reach from the parent's centre.
         let centre = min + DVec2::splat(0.5 * size);
         let viewer = DVec2::new(centre.x - layout.reach(0) * 1.01, centre.y);
-        let (chunks, split) = none();
-        let fresh = wanted_leaves(
-            &[viewer],
-            &layout,
-            &Shown {
-                chunks: &chunks,
-                split: &split,
-            },
-            usize::MAX,
-        );
+        let fresh = from_scratch(&[viewer], &layout, usize::MAX);
         assert!(
             fresh.iter().any(|w| w.key == parent),
             "not split from scratch"
@@ -413,7 +398,7 @@ mod tests {
             &[viewer],
             &layout,
             &Shown {
-                chunks: &chunks,
+                chunks: &HashSet::default(),
                 split: &split,
             },
             usize::MAX,
@@ -428,13 +413,8 @@ mod tests {
     #[test]
     fn the_limit_keeps_the_far_chunks_coarse() {
         let layout = layout(10_000.0);
-        let (chunks, split) = none();
-        let shown = Shown {
-            chunks: &chunks,
-            split: &split,
-        };
-        let all = wanted_leaves(&[DVec2::ZERO], &layout, &shown, usize::MAX);
-        let few = wanted_leaves(&[DVec2::ZERO], &layout, &shown, all.len() / 2);
+        let all = from_scratch(&[DVec2::ZERO], &layout, usize::MAX);
+        let few = from_scratch(&[DVec2::ZERO], &layout, all.len() / 2);
         assert!(few.len() <= all.len() / 2 && few.len() > all.len() / 4);
         assert!(
             few.iter().any(|w| w.key.lod == 0),
@@ -445,14 +425,9 @@ mod tests {
     #[test]
     fn far_and_nowhere_viewers_want_nothing() {
         let layout = layout(3000.0);
-        let (chunks, split) = none();
-        let shown = Shown {
-            chunks: &chunks,
-            split: &split,
-        };
-        assert!(wanted_leaves(&[], &layout, &shown, usize::MAX).is_empty());
-        assert!(wanted_leaves(&[DVec2::NAN], &layout, &shown, usize::MAX).is_empty());
-        assert!(wanted_leaves(&[DVec2::splat(1e30)], &layout, &shown, usize::MAX).is_empty());
+        assert!(from_scratch(&[], &layout, usize::MAX).is_empty());
+        assert!(from_scratch(&[DVec2::NAN], &layout, usize::MAX).is_empty());
+        assert!(from_scratch(&[DVec2::splat(1e30)], &layout, usize::MAX).is_empty());
     }
 
     #[test]

@@ -84,6 +84,20 @@ pub fn settle(app: &mut App) -> usize {
     run_until(app, "the terrain settles", settled)
 }
 
+/// Puts `viewer` at `at`.
+pub fn place(app: &mut App, viewer: Entity, at: Vec3) {
+    if let Some(mut t) = app.world_mut().get_mut::<Transform>(viewer) {
+        t.translation = at;
+    }
+}
+
+/// Moves `viewer` by `by`.
+pub fn shift(app: &mut App, viewer: Entity, by: Vec3) {
+    if let Some(mut t) = app.world_mut().get_mut::<Transform>(viewer) {
+        t.translation += by;
+    }
+}
+
 /// `(entity, chunk)` of every chunk entity in the world.
 pub fn chunks(app: &mut App) -> Vec<(Entity, TerrainChunk)> {
     let mut q = app.world_mut().query::<(Entity, &TerrainChunk)>();

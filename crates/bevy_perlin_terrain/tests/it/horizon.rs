@@ -119,10 +119,7 @@ fn a_fast_flight_keeps_the_ground_covered_exactly_once() {
         } else {
             Vec3::new(0.0, 0.0, 5.0)
         };
-        app.world_mut()
-            .get_mut::<Transform>(viewer)
-            .expect("viewer")
-            .translation += step;
+        shift(&mut app, viewer, step);
         app.update();
         let rects = footprints(&app);
         // No two chunks on screen overlap.
@@ -171,10 +168,7 @@ fn every_swap_shows_the_surface_it_swaps_to() {
     let mut swaps = 0;
     for step in 0..400 {
         let d = if step < 200 { 3.0 } else { -3.0 };
-        app.world_mut()
-            .get_mut::<Transform>(viewer)
-            .expect("viewer")
-            .translation += Vec3::new(d, 0.0, 0.7 * d);
+        shift(&mut app, viewer, Vec3::new(d, 0.0, 0.7 * d));
         let mut bad = Vec::new();
         run_until(&mut app, "the step settles", |app| {
             bad.extend(unmorphed_swaps(app, &config, &mut swaps));

@@ -188,11 +188,7 @@ fn the_material_morphs_by_the_levels_and_the_viewers_the_chunks_were_chosen_for(
     assert_eq!(s.viewer_count.x, 1.0);
     assert_eq!((s.viewers[0].x, s.viewers[0].y), (40.0, -30.0));
     // A move that replans moves the morph with it.
-    app.world_mut()
-        .get_mut::<Transform>(viewer)
-        .expect("viewer")
-        .translation
-        .x += 50.0;
+    shift(&mut app, viewer, Vec3::X * (50.0));
     settle(&mut app);
     assert_eq!(shading(&app).viewers[0].x, 90.0);
 }

@@ -99,10 +99,7 @@ fn a_viewer_that_is_nowhere_is_ignored_and_never_replans() {
         .spawn((TerrainViewer, Transform::from_xyz(500.0, 80.0, 0.0)))
         .id();
     settle(&mut app);
-    app.world_mut()
-        .get_mut::<Transform>(stray)
-        .expect("viewer")
-        .translation = Vec3::NAN;
+    place(&mut app, stray, Vec3::NAN);
     settle(&mut app);
     // Only the one viewer's ground is left.
     assert_whole(&mut app, Vec2::ZERO, 390.0);
@@ -110,10 +107,7 @@ fn a_viewer_that_is_nowhere_is_ignored_and_never_replans() {
     let tick = app.world().resource_ref::<ChunkRegistry>().last_changed();
     // Written NaN again every frame: the planner looks, and plans nothing.
     for _ in 0..30 {
-        app.world_mut()
-            .get_mut::<Transform>(stray)
-            .expect("viewer")
-            .translation = Vec3::new(f32::NAN, 0.0, f32::INFINITY);
+        place(&mut app, stray, Vec3::new(f32::NAN, 0.0, f32::INFINITY));
         app.update();
     }
     assert_eq!(
@@ -130,19 +124,13 @@ fn a_viewer_beyond_the_addressable_plane_panics_nothing() {
     settle(&mut app);
     // 3·10¹¹ m: more chunks out than `i32` counts, at every level.
     for x in [3.0e11, -3.0e11, 6.8e10, 6.9e10, -6.9e10, f32::MAX] {
-        app.world_mut()
-            .get_mut::<Transform>(viewer)
-            .expect("viewer")
-            .translation = Vec3::new(x, 80.0, x);
+        place(&mut app, viewer, Vec3::new(x, 80.0, x));
         for _ in 0..5 {
             app.update();
         }
     }
     // Back home, the terrain is whole again.
-    app.world_mut()
-        .get_mut::<Transform>(viewer)
-        .expect("viewer")
-        .translation = Vec3::new(0.0, 80.0, 0.0);
+    place(&mut app, viewer, Vec3::new(0.0, 80.0, 0.0));
     settle(&mut app);
     assert_whole(&mut app, Vec2::ZERO, 390.0);
 }

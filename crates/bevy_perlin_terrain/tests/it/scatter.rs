@@ -260,10 +260,11 @@ fn instances_go_with_their_cells_over_a_long_flight_and_the_game_hears_of_them()
     let mut heard = 0;
     let mut most = 0;
     for step in 0..60 {
-        app.world_mut()
-            .get_mut::<Transform>(viewer)
-            .expect("viewer")
-            .translation = Vec3::new(step as f32 * 50.0, 50.0, step as f32 * 20.0);
+        place(
+            &mut app,
+            viewer,
+            Vec3::new(step as f32 * 50.0, 50.0, step as f32 * 20.0),
+        );
         let mut messages = Vec::new();
         if step == 30 {
             // The game clears the terrain while placements are in flight.
@@ -271,7 +272,10 @@ fn instances_go_with_their_cells_over_a_long_flight_and_the_game_hears_of_them()
             let in_flight = app.world().resource::<ScatterRegistry>().tasks_in_flight();
             messages.extend(drain::<ScatterSpawned>(&mut app));
             // (A task may have finished within the frame it started in.)
-            assert!(in_flight > 0 || !messages.is_empty(), "the move placed nothing");
+            assert!(
+                in_flight > 0 || !messages.is_empty(),
+                "the move placed nothing"
+            );
             let root = app
                 .world()
                 .resource::<ChunkRegistry>()

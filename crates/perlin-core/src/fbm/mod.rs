@@ -86,9 +86,9 @@ impl FractalMode {
     reflect(Default, Debug, Clone, PartialEq)
 )]
 pub struct DomainWarp {
-    /// How far, in input units, the point may be pushed.
+    /// How far, in input units, the point may be pushed. Default 4; 0 to 10⁶.
     pub amplitude: f64,
-    /// The frequency of the pushing noise.
+    /// The frequency of the pushing noise. Default 0.25; above 0, at most 10⁹.
     pub frequency: f64,
 }
 
@@ -125,29 +125,33 @@ pub struct Fbm {
     /// Lattice hashing: integer hash (no visible period; the default) or permutation table
     /// (period 256 cells).
     pub hashing: Hashing,
-    /// Number of layers, 1 to 32.
+    /// Number of layers, 1 to 32. Default 6.
     pub octaves: u32,
-    /// Frequency of the first octave, in lattice cells per input unit (> 0).
+    /// Frequency of the first octave, in lattice cells per input unit. Default 1; above 0, at
+    /// most 10⁹.
     pub frequency: f64,
-    /// Amplitude of the first octave (> 0); it cancels in the normalisation unless octaves differ.
+    /// Amplitude of the first octave; it cancels in the normalisation unless octaves differ.
+    /// Default 1; above 0, at most 10⁹.
     pub amplitude: f64,
-    /// Frequency factor from one octave to the next (usually 2).
+    /// Frequency factor from one octave to the next. Default 2; above 0, at most 16, and the
+    /// last octave's frequency (`frequency · lacunarity^(octaves − 1)`) at most 10¹².
     pub lacunarity: f64,
-    /// Amplitude factor from one octave to the next (usually ½).
+    /// Amplitude factor from one octave to the next. Default ½; 0 to 4.
     pub persistence: f64,
     /// Contrast: the normalised value's magnitude is raised to this power, sign kept. Above 1
     /// flattens lowlands and sharpens peaks; below 1 does the opposite, and its slope is
     /// infinite where the value crosses 0, so every zero contour becomes a visible crease.
+    /// Default 1 (unchanged); above 0, at most 16.
     pub contrast: f64,
-    /// Noise size: the final multiplier, applied after contrast.
+    /// Noise size: the final multiplier, applied after contrast. Default 1; ±10⁹.
     pub noise_size: f64,
     /// Octave `i` is translated by `i · octave_shift` lattice cells on both axes, so the octaves
     /// do not share a centre of homothety (features would otherwise line up along rays from the
-    /// origin). 131.7 is not a multiple of 256, which table hashing would cancel.
+    /// origin). Default 131.7, not a multiple of 256, which table hashing would cancel; ±10⁶.
     pub octave_shift: f64,
     /// How each octave is reshaped.
     pub mode: FractalMode,
-    /// Optional domain warp.
+    /// Optional domain warp; `None` by default. In RON, `warp: Some(())` is the default warp.
     pub warp: Option<DomainWarp>,
     /// Optional erosion filter, applied to the final height (see [`Erosion`]).
     pub erosion: Option<Erosion>,

@@ -1,7 +1,7 @@
 //! Lanes of `f32` and `u32` for the grid kernels: one lane (`f32`, `u32`: the scalar twin), eight
 //! (AVX2 + FMA) or sixteen (AVX-512F). The kernels are written once, generic over [`Simd`], so the
 //! scalar twin and the vector kernels run the same operations in the same order and give
-//! bit-identical results by construction; `tests/grid.rs` checks it on every kernel the CPU has.
+//! bit-identical results by construction; `tests/it/grid.rs` checks it on every kernel the CPU has.
 //!
 //! **This module holds all of the crate's `unsafe` code** (`#![deny(unsafe_code)]` elsewhere).
 //! The argument for its soundness is short:
