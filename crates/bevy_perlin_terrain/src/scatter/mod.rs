@@ -52,7 +52,8 @@ pub struct ScatterCell {
 
 /// A cell's instances of one layer are in place (their entities exist after this frame's
 /// commands): add colliders or gameplay components to them.
-#[derive(Message, Clone, Debug, PartialEq, Eq)]
+#[derive(Message, Reflect, Clone, Debug, PartialEq, Eq)]
+#[reflect(Debug, Clone, PartialEq)]
 pub struct ScatterSpawned {
     /// The [`ScatterCell`] entity, their parent.
     pub cell: Entity,
@@ -291,6 +292,7 @@ impl Plugin for TerrainScatterPlugin {
             .register_type::<ScatterRegistry>()
             .register_type::<ScatterInstance>()
             .register_type::<ScatterCell>()
+            .register_type::<ScatterSpawned>()
             .add_message::<ScatterSpawned>()
             .add_systems(
                 Last,

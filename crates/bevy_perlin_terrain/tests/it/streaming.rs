@@ -1,6 +1,6 @@
 //! Streaming in a headless app: chunks appear under one root, share bit-identical edges, match
 //! the sampler, are freed when the viewer flies away, never come back from a cancelled task,
-//! survive whatever a game despawns, respect the upload budget, and cost nothing while idle.
+//! survive whatever a game despawns, follow a moved and turned root, respect the upload budget, and cost nothing while idle.
 
 use crate::common::*;
 use bevy::asset::AssetEvent;
@@ -270,6 +270,78 @@ fn a_despawned_root_takes_its_chunks_and_the_terrain_comes_back() {
         );
     }
     eprintln!("the terrain came back in {frames} frames");
+}
+
+#[test]
+fn moving_and_turning_the_root_carries_the_terrain_and_the_planner_follows() {
+    let viewer_at = Vec3::new(10.0, 80.0, 10.0);
+    let config = small_config();
+    let n = config.chunk_resolution as usize;
+    let spacing = config.chunk_size / (n - 1) as f32;
+    let (mut app, _) = app(config, viewer_at);
+    settle(&mut app);
+    let root = app
+        .world()
+        .resource::<ChunkRegistry>()
+        .root()
+        .expect("a root");
+    // A quarter turn about the vertical and a shift: the viewer is now over other ground.
+    let placed = Transform::from_xyz(1000.0, -30.0, -500.0)
+        .with_rotation(Quat::from_rotation_y(std::f32::consts::FRAC_PI_2));
+    *app.world_mut()
+        .get_mut::<Transform>(root)
+        .expect("the root's transform") = placed;
+    settle(&mut app);
+
+    // The planner measures in the root's space.
+    let to_root = placed.compute_affine().inverse();
+    let local = to_root.transform_point3(viewer_at);
+    let registry = app.world().resource::<ChunkRegistry>();
+    let planned = registry.viewer_positions()[0];
+    assert!(
+        planned.distance(local) < 1e-3,
+        "planned from {planned}; the viewer is at {local} in the root's space"
+    );
+    let under = registry
+        .iter()
+        .find(|c| c.lod == 0 && c.rect().contains(local.xz()))
+        .expect("a full-detail chunk under the viewer, in the root's space");
+
+    // In the world, that chunk lies under the viewer, at the sampler's heights carried by the
+    // root.
+    let chunk_to_world = *app
+        .world()
+        .get::<GlobalTransform>(under.entity)
+        .expect("the chunk's global transform");
+    let (positions, _) = mesh_of(&app, under.entity);
+    let world: Vec<Vec3> = positions[..n * n]
+        .iter()
+        .map(|&p| chunk_to_world.transform_point(Vec3::from(p)))
+        .collect();
+    let nearest = world
+        .iter()
+        .copied()
+        .min_by(|a, b| {
+            let (da, db) = (
+                a.xz().distance(viewer_at.xz()),
+                b.xz().distance(viewer_at.xz()),
+            );
+            da.total_cmp(&db)
+        })
+        .expect("vertices");
+    assert!(
+        nearest.xz().distance(viewer_at.xz()) <= spacing,
+        "the ground under the viewer is at {nearest}"
+    );
+    let sampler = app.world().resource::<TerrainSampler>();
+    for w in &world {
+        let p = to_root.transform_point3(*w);
+        let expected = sampler.height(p.x as f64, p.z as f64);
+        assert!(
+            (p.y - expected).abs() < 1e-3,
+            "{w} in the world is {p} in the root's space; the sampler says {expected}"
+        );
+    }
 }
 
 #[test]
