@@ -1,13 +1,16 @@
 //! 2D fractal noise over a grid, 129² and 1024² samples: ours against the crates a user could
-//! pick instead, every contender on the same grid in the same run. Five groups:
+//! pick instead, every contender on the same grid in the same run. Six groups:
 //!
 //! - `perlin{1,6}`: Perlin FBM, 1 and 6 octaves (ours with the default integer hashing and with
 //!   table hashing, both kernels; quick-noise's grid path; noise and fastnoise-lite per sample);
 //! - `simplex6`, `value6`: the same sum over simplex and value noise;
 //! - `warped6`: a single-octave domain warp, then 6 octaves of Perlin at the warped points;
-//! - `eroded6`: ours only (no peer has a pointwise erosion filter), against the same FBM plain.
+//! - `eroded6`: ours only (no peer has a pointwise erosion filter), against the same FBM plain;
+//! - `matrix …`: Perlin FBM over grid shapes (65², 129², 1000 × 777, 1024²), frequencies (1/256
+//!   and 1/100, which is not a power of two) and octaves (1, 2, 6): ours with integer and with
+//!   table hashing beside quick-noise, interleaved cell by cell.
 //!
-//! Frequency 1/64 per sample spacing, lacunarity 2, persistence ½, so the top of six octaves
+//! Except in the matrix: frequency 1/64 per sample spacing, lacunarity 2, persistence ½, so the top of six octaves
 //! still has two samples per lattice cell.
 //!
 //! `cargo bench -p perlin-core --bench fbm_grid`; criterion prints time per grid and throughput
@@ -27,16 +30,26 @@ const WARP: DomainWarp = DomainWarp {
     frequency: 1.0 / 256.0,
 };
 
+/// The matrix's grid shapes, `[width, height]`.
+const MATRIX_SHAPES: [[usize; 2]; 4] = [[65, 65], [129, 129], [1000, 777], [1024, 1024]];
+/// The matrix's frequencies per sample spacing, with their labels: a power of two and not.
+const MATRIX_FREQUENCIES: [(f64, &str); 2] = [(1.0 / 256.0, "1/256"), (1.0 / 100.0, "1/100")];
+
 /// quick-noise's grid path behind its own runtime SIMD dispatch, as its README recommends
 /// when `target-cpu=native` is not set (the same footing as our runtime detection).
 #[quick_noise::simd::dispatch_simd(A)]
-fn quick_noise_perlin(octaves: usize, size: usize, out: &mut [f32]) {
-    quick_noise::Grid::<2, A>::new(size, size)
+fn quick_noise_perlin(
+    octaves: usize,
+    frequency: f64,
+    [width, height]: [usize; 2],
+    out: &mut [f32],
+) {
+    quick_noise::Grid::<2, A>::new(width, height)
         .sample_position(ORIGIN[0], ORIGIN[1])
         .seed(1)
         .builder::<quick_noise::Fbm, quick_noise::Perlin>()
         .octaves(octaves)
-        .frequency(FREQUENCY as f32)
+        .frequency(frequency as f32)
         .lacunarity(2.0)
         .persistence(0.5)
         .fill(out)
@@ -179,7 +192,9 @@ fn benches(c: &mut Criterion) {
         let point = |size: usize, out: &mut [f32]| {
             per_sample(size, out, |x, y| fbm.sample2(&tables, x, y) as f32)
         };
-        let quick = |size: usize, out: &mut [f32]| quick_noise_perlin(octaves as usize, size, out);
+        let quick = |size: usize, out: &mut [f32]| {
+            quick_noise_perlin(octaves as usize, FREQUENCY, [size, size], out)
+        };
         let rs = noise_rs::<noise::Perlin>(octaves);
         let noise_rs =
             |size: usize, out: &mut [f32]| per_sample(size, out, |x, y| rs.get([x, y]) as f32);
@@ -316,5 +331,50 @@ fn benches(c: &mut Criterion) {
     );
 }
 
-criterion_group!(fbm_grid, benches);
+/// Perlin FBM over every shape, frequency and octave count of the matrix: ours (integer and
+/// table hashing) and quick-noise, one after the other on the same grid, so each cell's
+/// ratios come from one stretch of the run.
+fn matrix(c: &mut Criterion) {
+    let tables = NoiseTables::from_seed(1);
+    for shape in MATRIX_SHAPES {
+        let [width, height] = shape;
+        let n = width * height;
+        let spec = GridSpec::new(ORIGIN, 1.0, shape);
+        let mut out = vec![0.0f32; n];
+        for (frequency, label) in MATRIX_FREQUENCIES {
+            let mut group = c.benchmark_group(format!("matrix {width}x{height} f={label}"));
+            group
+                .sample_size(15)
+                .warm_up_time(Duration::from_millis(300))
+                .measurement_time(Duration::from_secs(1))
+                .throughput(Throughput::Elements(n as u64));
+            for octaves in [1u32, 2, 6] {
+                let integer = Fbm {
+                    octaves,
+                    frequency,
+                    ..Fbm::default()
+                };
+                let table = Fbm {
+                    hashing: Hashing::Table,
+                    ..integer
+                };
+                let id = |name: &str| BenchmarkId::new(name, octaves);
+                group.bench_function(id("perlin-core integer"), |b| {
+                    b.iter(|| integer.fill_grid(&tables, black_box(&spec), &mut out))
+                });
+                group.bench_function(id("perlin-core table"), |b| {
+                    b.iter(|| table.fill_grid(&tables, black_box(&spec), &mut out))
+                });
+                group.bench_function(id("quick-noise 0.3"), |b| {
+                    b.iter(|| {
+                        quick_noise_perlin(octaves as usize, frequency, shape, black_box(&mut out))
+                    })
+                });
+            }
+            group.finish();
+        }
+    }
+}
+
+criterion_group!(fbm_grid, benches, matrix);
 criterion_main!(fbm_grid);

@@ -19,6 +19,7 @@
 //! corners with one permute per corner component.
 
 use super::axis::Axis;
+use super::finish::{Unpadded, store_unpadded};
 use super::lattice::Lattice;
 use super::{Sums, Weights, shape};
 use crate::fbm::FractalMode;
@@ -187,6 +188,10 @@ pub(super) struct BandLayer<'a> {
     pub layout: &'a Columns,
     pub band_rows: &'a mut BandRows,
     pub sums: Sums<'a>,
+    /// The last layer of a plain fill (values only, no contrast, warp or erosion): its sums,
+    /// times this scale, go straight to the caller's rows, with the same bits as the `Finish`
+    /// pass would write. The sums themselves are then not stored.
+    pub finish: Option<(f32, Unpadded<'a>)>,
 }
 
 impl Kernel for BandLayer<'_> {
@@ -211,21 +216,29 @@ const CUBIC: u8 = 2;
 impl BandLayer<'_> {
     #[inline(always)]
     fn modes<S: Simd, const BASE: u8>(self, s: S) {
-        match (self.mode, self.sums.slopes()) {
-            (FractalMode::Standard, false) => self.bands::<S, BASE, 0, false>(s),
-            (FractalMode::Ridged, false) => self.bands::<S, BASE, 1, false>(s),
-            (FractalMode::Billow, false) => self.bands::<S, BASE, 2, false>(s),
-            (FractalMode::Turbulence, false) => self.bands::<S, BASE, 3, false>(s),
-            (FractalMode::Standard, true) => self.bands::<S, BASE, 0, true>(s),
-            (FractalMode::Ridged, true) => self.bands::<S, BASE, 1, true>(s),
-            (FractalMode::Billow, true) => self.bands::<S, BASE, 2, true>(s),
-            (FractalMode::Turbulence, true) => self.bands::<S, BASE, 3, true>(s),
+        // Slopes and finishing exclude each other (a fill with gradients finishes apart).
+        match (self.mode, self.sums.slopes(), self.finish.is_some()) {
+            (FractalMode::Standard, false, false) => self.bands::<S, BASE, 0, false, false>(s),
+            (FractalMode::Ridged, false, false) => self.bands::<S, BASE, 1, false, false>(s),
+            (FractalMode::Billow, false, false) => self.bands::<S, BASE, 2, false, false>(s),
+            (FractalMode::Turbulence, false, false) => self.bands::<S, BASE, 3, false, false>(s),
+            (FractalMode::Standard, false, true) => self.bands::<S, BASE, 0, false, true>(s),
+            (FractalMode::Ridged, false, true) => self.bands::<S, BASE, 1, false, true>(s),
+            (FractalMode::Billow, false, true) => self.bands::<S, BASE, 2, false, true>(s),
+            (FractalMode::Turbulence, false, true) => self.bands::<S, BASE, 3, false, true>(s),
+            (FractalMode::Standard, true, _) => self.bands::<S, BASE, 0, true, false>(s),
+            (FractalMode::Ridged, true, _) => self.bands::<S, BASE, 1, true, false>(s),
+            (FractalMode::Billow, true, _) => self.bands::<S, BASE, 2, true, false>(s),
+            (FractalMode::Turbulence, true, _) => self.bands::<S, BASE, 3, true, false>(s),
         }
     }
 
     /// Every band of the strip: runs of rows inside one lattice row.
     #[inline(always)]
-    fn bands<S: Simd, const BASE: u8, const MODE: u8, const SLOPES: bool>(mut self, s: S) {
+    fn bands<S: Simd, const BASE: u8, const MODE: u8, const SLOPES: bool, const FINISH: bool>(
+        mut self,
+        s: S,
+    ) {
         let strip = self.sums.rows.clone();
         let taps = self.base.taps();
         let mut start = strip.start;
@@ -244,7 +257,7 @@ impl BandLayer<'_> {
                     taps.clone().count(),
                 );
             }
-            self.band::<S, BASE, MODE, SLOPES>(s, start..end, y0);
+            self.band::<S, BASE, MODE, SLOPES, FINISH>(s, start..end, y0);
             start = end;
         }
     }
@@ -252,7 +265,7 @@ impl BandLayer<'_> {
     /// One band: rows `rows` in lattice row `y0`. Each block of columns computes its constants
     /// once, then walks down the band's rows.
     #[inline(always)]
-    fn band<S: Simd, const BASE: u8, const MODE: u8, const SLOPES: bool>(
+    fn band<S: Simd, const BASE: u8, const MODE: u8, const SLOPES: bool, const FINISH: bool>(
         &mut self,
         s: S,
         rows: Range<usize>,
@@ -278,6 +291,15 @@ impl BandLayer<'_> {
             (&mut [][..], &mut [][..])
         };
         let fresh = self.sums.fresh;
+        // Finishing: the caller's rows of the band, and the scale.
+        let (scale, finished, finished_width) = match &mut self.finish {
+            Some((scale, to)) if FINISH => {
+                let first = (rows.start - self.sums.rows.start) * to.width;
+                let last = (rows.end - self.sums.rows.start) * to.width;
+                (s.splat(*scale), &mut to.rows[first..last], to.width)
+            }
+            _ => (s.splat(1.0), &mut [][..], 0),
+        };
         let taps = TapRows::of(
             self.layout,
             self.columns,
@@ -306,10 +328,19 @@ impl BandLayer<'_> {
                     cubic_constants(s, v, tx)
                 }
             };
-            // Sample (row r, column c) of the band is at `r · width + c`.
+            // Sample (row r, column c) of the band is at `r · width + c` in the sums, and at
+            // `r · finished_width + c` in the caller's rows.
             let mut at = c;
+            let mut row = 0;
             for ((&ty, &v), &dv) in frac.iter().zip(fade).zip(dfade) {
-                if SLOPES {
+                if FINISH {
+                    let [n, ..] = sample(k, s.splat(ty), s.splat(v), s.splat(dv));
+                    let (shaped, _) = shape::<S, MODE>(s, n);
+                    let sum = total(s, &value[at..], shaped, amplitude, fresh);
+                    let to = &mut finished[row..row + finished_width];
+                    store_unpadded::<S>(sum * scale, to, c);
+                    row += finished_width;
+                } else if SLOPES {
                     let [n, dn_dx, dn_dy] = sample(k, s.splat(ty), s.splat(v), s.splat(dv));
                     let (shaped, slope) = shape::<S, MODE>(s, n);
                     let kk = slope * amplitude_frequency;
@@ -331,10 +362,16 @@ impl BandLayer<'_> {
 /// same bits as adding to zeroed sums, without reading them).
 #[inline(always)]
 fn add<S: Simd>(s: S, sum: &mut [f32], term: S::F, weight: S::F, fresh: bool) {
+    total(s, sum, term, weight, fresh).store(sum);
+}
+
+/// `sum[..LANES] + term · weight` (or `term · weight + 0` into `fresh` sums), rounded once.
+#[inline(always)]
+fn total<S: Simd>(s: S, sum: &[f32], term: S::F, weight: S::F, fresh: bool) -> S::F {
     if fresh {
-        term.mul_add(weight, s.splat(0.0)).store(sum);
+        term.mul_add(weight, s.splat(0.0))
     } else {
-        term.mul_add(weight, s.load(sum)).store(sum);
+        term.mul_add(weight, s.load(sum))
     }
 }
 

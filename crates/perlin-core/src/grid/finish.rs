@@ -59,6 +59,7 @@ pub(super) struct Finish<'a> {
 }
 
 /// The caller's rows of a strip: `width` samples each, where the strip's rows hold `padded`.
+/// (`rows` starts at the strip's first row.)
 pub(super) struct Unpadded<'a> {
     pub rows: &'a mut [f32],
     pub width: usize,
@@ -67,7 +68,7 @@ pub(super) struct Unpadded<'a> {
 
 /// Stores `v` at `row[column..]`, dropping the lanes past the row's end (the padding).
 #[inline(always)]
-fn store_unpadded<S: Simd>(v: S::F, row: &mut [f32], column: usize) {
+pub(super) fn store_unpadded<S: Simd>(v: S::F, row: &mut [f32], column: usize) {
     if column + S::LANES <= row.len() {
         v.store(&mut row[column..]);
     } else if column < row.len() {

@@ -513,6 +513,18 @@ impl Fbm {
             erosion.filter(|plan| erosion_scratch.prepare(plan, &xs[..width], &xs[..], ys, lanes));
 
         let norm = self.amplitude_sum();
+        let scale = (self.noise_size / norm) as f32;
+        // The plain case (values only, on the band path, without contrast, warp or erosion):
+        // the last octave finishes the values itself, saving a pass over the strip. Not where
+        // the caller's rows are a multiple of 1 KiB apart: its walk down a block's column would
+        // crowd a few cache sets (see `padded_width`), which costs more than the pass.
+        let finished_by_last = !slopes
+            && erosion.is_none()
+            && self.warp.is_none()
+            && self.contrast == 1.0
+            && main.band.is_some()
+            && count > 0
+            && !width.is_multiple_of(256);
         let strip_rows = strip_rows(padded, height);
         // Band layers fill fresh sums (when there is a layer); point layers add to zeroed ones.
         let fresh = [main.band.is_some() && count > 0, warp_route.band.is_some()];
@@ -541,6 +553,7 @@ impl Fbm {
                         crate::FractalMode::Standard,
                         sums,
                         None,
+                        None,
                     );
                 }
                 let [qx, qy] = &strip.warp;
@@ -557,6 +570,7 @@ impl Fbm {
             let displacement = self
                 .warp
                 .map(|_| Displacement::new(&strip.displacement[0], &strip.displacement[1]));
+            let caller_rows = rows.start * width..rows.end * width;
             for (k, layer) in octaves.iter_mut().enumerate() {
                 let sums = Sums {
                     value,
@@ -566,34 +580,53 @@ impl Fbm {
                     rows: rows.clone(),
                     fresh: fresh[0] && k == 0,
                 };
-                run_layer(isa, tables, &main, layer, self.mode, sums, displacement);
+                let finish = (finished_by_last && k + 1 == count).then(|| {
+                    let to = Unpadded {
+                        rows: &mut out.values[caller_rows.clone()],
+                        width,
+                        padded,
+                    };
+                    (scale, to)
+                });
+                run_layer(
+                    isa,
+                    tables,
+                    &main,
+                    layer,
+                    self.mode,
+                    sums,
+                    displacement,
+                    finish,
+                );
             }
             let [ov, ox, oy] = &mut strip.out;
             let jacobian = &strip.jacobian;
             // Without erosion, the values need nothing after `Finish`: it writes them in place.
             let values = erosion.is_none().then(|| Unpadded {
-                rows: &mut out.values[rows.start * width..rows.end * width],
+                rows: &mut out.values[caller_rows],
                 width,
                 padded,
             });
             let direct = values.is_some();
-            isa.run(Finish {
-                inverse_norm: (1.0 / norm) as f32,
-                scale: (self.noise_size / norm) as f32,
-                contrast: self.contrast as f32,
-                noise_size: self.noise_size as f32,
-                sums: [&value[..], &dx[..], &dy[..]],
-                jacobian: (self.warp.is_some() && slopes).then(|| {
-                    [
-                        &jacobian[0][..],
-                        &jacobian[1][..],
-                        &jacobian[2][..],
-                        &jacobian[3][..],
-                    ]
-                }),
-                out: [&mut ov[..], &mut ox[..], &mut oy[..]],
-                values,
-            });
+            if !finished_by_last {
+                isa.run(Finish {
+                    inverse_norm: (1.0 / norm) as f32,
+                    scale,
+                    contrast: self.contrast as f32,
+                    noise_size: self.noise_size as f32,
+                    sums: [&value[..], &dx[..], &dy[..]],
+                    jacobian: (self.warp.is_some() && slopes).then(|| {
+                        [
+                            &jacobian[0][..],
+                            &jacobian[1][..],
+                            &jacobian[2][..],
+                            &jacobian[3][..],
+                        ]
+                    }),
+                    out: [&mut ov[..], &mut ox[..], &mut oy[..]],
+                    values,
+                });
+            }
             let eroded = erosion.is_some();
             if let Some(plan) = &erosion {
                 erosion_scratch.windows_for(isa, tables, plan, rows.clone());
@@ -674,7 +707,9 @@ impl Kernel for Prepare<'_> {
     }
 }
 
-/// Adds one layer over a strip to `sums`, on the band or the point path.
+/// Adds one layer over a strip to `sums`, on the band or the point path; a band layer given
+/// `finish` writes the finished values to the caller's rows instead (see [`BandLayer`]).
+#[allow(clippy::too_many_arguments)]
 fn run_layer(
     isa: Isa,
     tables: &NoiseTables,
@@ -683,6 +718,7 @@ fn run_layer(
     mode: crate::FractalMode,
     sums: Sums,
     displacement: Option<Displacement>,
+    finish: Option<(f32, Unpadded)>,
 ) {
     if let Some(base) = route.band {
         isa.run(BandLayer {
@@ -696,6 +732,7 @@ fn run_layer(
             layout: &layer.layout,
             band_rows: &mut layer.band_rows,
             sums,
+            finish,
         });
         return;
     }
