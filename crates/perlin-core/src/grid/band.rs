@@ -214,22 +214,25 @@ const VALUE: u8 = 1;
 const CUBIC: u8 = 2;
 
 impl BandLayer<'_> {
+    /// Which sums the layer writes: slopes too, or the finished values (the two exclude each
+    /// other: a fill with gradients finishes apart), or the values alone.
     #[inline(always)]
     fn modes<S: Simd, const BASE: u8>(self, s: S) {
-        // Slopes and finishing exclude each other (a fill with gradients finishes apart).
-        match (self.mode, self.sums.slopes(), self.finish.is_some()) {
-            (FractalMode::Standard, false, false) => self.bands::<S, BASE, 0, false, false>(s),
-            (FractalMode::Ridged, false, false) => self.bands::<S, BASE, 1, false, false>(s),
-            (FractalMode::Billow, false, false) => self.bands::<S, BASE, 2, false, false>(s),
-            (FractalMode::Turbulence, false, false) => self.bands::<S, BASE, 3, false, false>(s),
-            (FractalMode::Standard, false, true) => self.bands::<S, BASE, 0, false, true>(s),
-            (FractalMode::Ridged, false, true) => self.bands::<S, BASE, 1, false, true>(s),
-            (FractalMode::Billow, false, true) => self.bands::<S, BASE, 2, false, true>(s),
-            (FractalMode::Turbulence, false, true) => self.bands::<S, BASE, 3, false, true>(s),
-            (FractalMode::Standard, true, _) => self.bands::<S, BASE, 0, true, false>(s),
-            (FractalMode::Ridged, true, _) => self.bands::<S, BASE, 1, true, false>(s),
-            (FractalMode::Billow, true, _) => self.bands::<S, BASE, 2, true, false>(s),
-            (FractalMode::Turbulence, true, _) => self.bands::<S, BASE, 3, true, false>(s),
+        match (self.sums.slopes(), self.finish.is_some()) {
+            (true, _) => self.shaped::<S, BASE, true, false>(s),
+            (false, true) => self.shaped::<S, BASE, false, true>(s),
+            (false, false) => self.shaped::<S, BASE, false, false>(s),
+        }
+    }
+
+    /// The fractal mode as a const parameter ([`shape`]'s `MODE`).
+    #[inline(always)]
+    fn shaped<S: Simd, const BASE: u8, const SLOPES: bool, const FINISH: bool>(self, s: S) {
+        match self.mode {
+            FractalMode::Standard => self.bands::<S, BASE, 0, SLOPES, FINISH>(s),
+            FractalMode::Ridged => self.bands::<S, BASE, 1, SLOPES, FINISH>(s),
+            FractalMode::Billow => self.bands::<S, BASE, 2, SLOPES, FINISH>(s),
+            FractalMode::Turbulence => self.bands::<S, BASE, 3, SLOPES, FINISH>(s),
         }
     }
 
