@@ -6,7 +6,9 @@
 //! ```
 //!
 //! WASD walk, Space jump, Shift run, right mouse button (or the arrow keys) turns the camera,
-//! B drops 100 balls ahead of you.
+//! B drops 100 balls ahead of you. A road ([`TerrainPath`]) runs ahead of you over the hills for
+//! two kilometres: flat across, with gentle grades, cut into the hills and filled over the
+//! hollows, trees cleared.
 //!
 //! Screenshot mode: `TERRAIN_SCREENSHOT=out.png` (and optionally `TERRAIN_PRESET=alps`) walks a
 //! few steps, drops the balls, lets them roll, saves the window and exits (see `fly`).
@@ -163,6 +165,7 @@ fn setup(
 /// Puts the walker on the ground once the terrain exists (the sampler knows the height before
 /// any chunk is built), on dry land.
 fn place_on_ground(
+    mut commands: Commands,
     sampler: Option<Res<TerrainSampler>>,
     active: Option<Res<ActiveTerrainConfig>>,
     mut walker: Single<(&mut Transform, &mut Visibility), With<Walker>>,
@@ -178,10 +181,36 @@ fn place_on_ground(
         .find(|&x| sampler.height(x as f64, 0.0) > sea + 2.0)
         .unwrap_or(0.0);
     let ground = sampler.height(x as f64, 0.0);
+    commands.spawn((Name::new("road"), road(&sampler, x, ground, sea)));
     let (transform, visibility) = &mut *walker;
     transform.translation = Vec3::new(x, ground + RADIUS + 0.5 * LENGTH + 0.05, 0.0);
     **visibility = Visibility::Inherited;
     *placed = true;
+}
+
+/// The road ahead (towards −z) from the walker at `(x, ground, 0)`: a point every 100 m for
+/// 2 km at the ground's height averaged over 300 m (gentle grades; never below the sea), the
+/// first where the walker stands.
+fn road(sampler: &TerrainSampler, x: f32, ground: f32, sea: f32) -> TerrainPath {
+    let height = |z: f32| sampler.height(x as f64, z as f64);
+    let points = std::iter::once(Vec3::new(x, ground, 0.0))
+        .chain((1..=20).map(|k| {
+            let z = -100.0 * k as f32;
+            let mean = [-150.0, -75.0, 0.0, 75.0, 150.0]
+                .iter()
+                .map(|dz| height(z + dz))
+                .sum::<f32>()
+                / 5.0;
+            Vec3::new(x, mean.max(sea + 1.0), z)
+        }))
+        .collect();
+    TerrainPath {
+        points,
+        width: 6.0,
+        falloff: 14.0,
+        op: PathOp::Road,
+        clear_scatter: true,
+    }
 }
 
 /// Tree trunks are solid: each new tree gets a static capsule collider (what

@@ -2,12 +2,12 @@
 # Renders every preset with the fly example's screenshot mode under Xvfb (software Vulkan) and
 # fails unless each picture shows terrain. Installs xvfb and mesa-vulkan-drivers when missing.
 # Usage: scripts/render-smoke.sh [SHOT...], a shot being [EXAMPLE/]PRESET[:KIND][@VIEW], the
-# example `fly` unless named, KIND one of the fly example's `TERRAIN_SHOT`s (closeup, horizon,
+# example `fly` unless named, KIND one of the fly example's `TERRAIN_SHOT`s (closeup, stamps, horizon,
 # flight, panel) and VIEW a view distance in metres. Default: the default, islands and dunes
 # presets from the air; the alps and the default preset to a 30 km horizon; the default preset
-# from 2 m above the ground, in a 300 m/s flight (a picture every 12 frames, then the settled
+# from 2 m above the ground, with a levelled site and a crater, in a 300 m/s flight (a picture every 12 frames, then the settled
 # one) and with the settings panel open; and the walk example on the default preset with its
-# 100 balls.
+# road and its 100 balls.
 # Builds the example in the dev profile, as the tests are, so CI compiles Bevy once.
 # The pictures and logs land in $CARGO_TARGET_DIR/render-smoke/ (or $RENDER_SMOKE_OUT).
 set -euo pipefail
@@ -35,7 +35,7 @@ out="${RENDER_SMOKE_OUT:-$CARGO_TARGET_DIR/render-smoke}"
 mkdir -p "$out"
 status=0
 shots=("$@")
-((${#shots[@]})) || shots=(default alps:horizon default:horizon@30000 islands dunes default:closeup default:flight default:panel walk/default)
+((${#shots[@]})) || shots=(default alps:horizon default:horizon@30000 islands dunes default:closeup default:stamps default:flight default:panel walk/default)
 for shot in "${shots[@]}"; do
   example=fly
   if [[ $shot == */* ]]; then example=${shot%%/*}; shot=${shot#*/}; fi

@@ -5,7 +5,8 @@
 //! ```
 //!
 //! WASD fly, E/Q up/down, Shift faster, mouse wheel sets the speed, right mouse button (or M)
-//! to look around; 1–4 switch presets. Edit `assets/terrain/*.terrain.ron` while it runs and the
+//! to look around; 1–4 switch presets; F levels a site under the camera (a [`TerrainStamp`]),
+//! C blows a crater there. Edit `assets/terrain/*.terrain.ron` while it runs and the
 //! terrain follows.
 //!
 //! Screenshot mode: `TERRAIN_SCREENSHOT=out.png` (and optionally `TERRAIN_PRESET=alps`) flies a
@@ -14,6 +15,8 @@
 //! `TERRAIN_LOOK=vertex-colours` shades the terrain with the vertex-colour fallback.
 //! `TERRAIN_SHOT=closeup` lands the camera 2 m above the ground at the end of the path first,
 //! looking downhill; `TERRAIN_SHOT=horizon` lifts it 900 m and looks at the horizon;
+//! `TERRAIN_SHOT=stamps` levels a site (trees cleared) and blows a crater ahead of the camera and
+//! looks at them from 80 m up;
 //! `TERRAIN_SHOT=flight` flies on at 300 m/s (5 m a frame) 80 m over the ground and saves a
 //! picture every 12 frames (`out-frame1.png`, …) before the settled one. `TERRAIN_VIEW=30000`
 //! sets the view distance for the picture. `TERRAIN_COMPARE_SCATTER=1` logs the frame time with the scatter instances
@@ -95,6 +98,7 @@ fn main() -> AppExit {
         Update,
         (
             switch_preset.run_if(not(bevy_egui::input::egui_wants_any_keyboard_input)),
+            stamp_on_key.run_if(not(bevy_egui::input::egui_wants_any_keyboard_input)),
             toggle_scatter,
             follow_config,
             keep_above_ground,
@@ -175,6 +179,52 @@ fn switch_preset(
     {
         preset.0 = index;
         *source = TerrainConfigSource::Path(preset_path(index));
+    }
+}
+
+/// A flat site 80 m by 50 m, turned with the camera, cleared of trees: what a game puts under a
+/// town.
+fn flat_site(yaw: f32) -> (TerrainStamp, Quat) {
+    let stamp = TerrainStamp {
+        shape: StampShape::Rect {
+            half_extents: Vec2::new(40.0, 25.0),
+        },
+        falloff: 30.0,
+        op: StampOp::Flatten,
+        clear_scatter: true,
+    };
+    (stamp, Quat::from_rotation_y(yaw))
+}
+
+/// A crater 50 m across and 15 m deep: what a large explosion leaves.
+fn crater() -> TerrainStamp {
+    TerrainStamp {
+        shape: StampShape::Circle { radius: 25.0 },
+        falloff: 15.0,
+        op: StampOp::Crater { depth: 15.0 },
+        clear_scatter: true,
+    }
+}
+
+/// F levels a site on the ground under the camera (at the ground's height there), C blows a
+/// crater there: the chunks, colliders and scatter around them are rebuilt.
+fn stamp_on_key(
+    mut commands: Commands,
+    keys: Res<ButtonInput<KeyCode>>,
+    sampler: Option<Res<TerrainSampler>>,
+    camera: Single<&Transform, With<Camera3d>>,
+) {
+    let Some(sampler) = sampler else { return };
+    let p = camera.translation;
+    let ground = sampler.height(p.x as f64, p.z as f64);
+    let at = Vec3::new(p.x, ground, p.z);
+    if keys.just_pressed(KeyCode::KeyF) {
+        let (yaw, _, _) = camera.rotation.to_euler(EulerRot::YXZ);
+        let (stamp, turn) = flat_site(yaw);
+        commands.spawn((stamp, Transform::from_translation(at).with_rotation(turn)));
+    }
+    if keys.just_pressed(KeyCode::KeyC) {
+        commands.spawn((crater(), Transform::from_translation(at)));
     }
 }
 
@@ -302,6 +352,8 @@ enum Shot {
     /// At 300 m/s (5 m a frame, whatever the frame rate) low over the ground, a picture every
     /// 12 frames while the terrain streams, then the last one once it has settled.
     Flight,
+    /// A flat site and a crater ahead, seen from 80 m up.
+    Stamps,
 }
 
 impl ScriptedFlight {
@@ -318,6 +370,7 @@ impl ScriptedFlight {
             Some("closeup") => Shot::Closeup,
             Some("horizon") => Shot::Horizon,
             Some("flight") => Shot::Flight,
+            Some("stamps") => Shot::Stamps,
             _ => Shot::Plain,
         };
         Self {
@@ -384,6 +437,29 @@ fn fly_script(
             let forward = camera.forward().with_y(0.0).normalize_or(Vec3::NEG_Z);
             camera.translation.y = sampler.height(p.x as f64, p.z as f64) + 900.0;
             camera.look_to(forward - Vec3::Y * 0.09, Vec3::Y);
+        }
+        Shot::Stamps => {
+            // The site 150 m ahead at its ground's height, the crater 70 m to its right; the
+            // camera 80 m over the ground 150 m before the site, looking past it (the sky at
+            // the top of the picture). The edits apply in the next frame: hold the shot for a
+            // few.
+            if script.flown == 0 {
+                let forward = camera.forward().with_y(0.0).normalize_or(Vec3::NEG_Z);
+                let right = forward.cross(Vec3::Y);
+                let ground = |p: Vec3| Vec3::new(p.x, sampler.height(p.x as f64, p.z as f64), p.z);
+                let site = ground(camera.translation + forward * 150.0);
+                let yaw = forward.x.atan2(forward.z) + std::f32::consts::PI;
+                let (stamp, turn) = flat_site(yaw);
+                commands.spawn((stamp, Transform::from_translation(site).with_rotation(turn)));
+                let hole = ground(site + right * 70.0 + forward * 40.0);
+                commands.spawn((crater(), Transform::from_translation(hole)));
+                camera.translation = ground(site - forward * 150.0) + Vec3::Y * 80.0;
+                camera.look_at(site + forward * 100.0 + right * 25.0, Vec3::Y);
+            }
+            script.flown += 1;
+            if script.flown < 4 {
+                return;
+            }
         }
         Shot::Flight => {
             if script.flown == 0 {

@@ -20,17 +20,21 @@
 //! with its parent's surface as morph targets; the top level has none), against level 0: far
 //! chunks sum only the octaves their spacing can show.
 //!
+//! And `chunk_edits`: a full-detail chunk of the default preset untouched, with 10 000 stamps
+//! elsewhere in the world (the grid index keeps them out of its way), crossed by a road, and
+//! inside a flat site.
+//!
 //! `cargo bench -p bevy_perlin_terrain --no-default-features --bench chunk` (release, without
 //! the renderer), or `cargo bench --profile dev --workspace --bench chunk`.
 
 mod support;
 
 use bevy::asset::RenderAssetUsages;
-use bevy::math::IVec2;
+use bevy::math::{IVec2, Vec3};
 use bevy::mesh::{Indices, Mesh, PrimitiveTopology};
-use bevy_perlin_terrain::TerrainConfig;
 use bevy_perlin_terrain::chunk::{ChunkJob, build_chunk_mesh};
 use bevy_perlin_terrain::perlin_core::{Erosion, Fbm, NoiseTables};
+use bevy_perlin_terrain::{FixedStamp, StampShape, TerrainConfig, TerrainPath, TerrainStamp};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use noise::{MultiFractal, NoiseFn};
 use std::hint::black_box;
@@ -284,5 +288,66 @@ fn levels(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, chunk, presets, levels);
+fn edits(c: &mut Criterion) {
+    let plain = preset("default");
+    let tables = Arc::new(NoiseTables::from_seed(plain.seed));
+    // Chunk (3, -2): x from 192 to 256 m, z from -128 to -64 m.
+    let coord = IVec2::new(3, -2);
+    let far_stamps = TerrainConfig {
+        stamps: (0..10_000)
+            .map(|k| FixedStamp {
+                position: Vec3::new(
+                    2_000.0 + (k % 100) as f32 * 50.0,
+                    20.0,
+                    (k / 100) as f32 * 50.0,
+                ),
+                stamp: TerrainStamp::default(),
+                ..FixedStamp::default()
+            })
+            .collect(),
+        ..plain.clone()
+    };
+    let road = TerrainConfig {
+        paths: vec![TerrainPath {
+            points: vec![
+                Vec3::new(150.0, 20.0, -150.0),
+                Vec3::new(224.0, 25.0, -96.0),
+                Vec3::new(300.0, 18.0, -40.0),
+            ],
+            ..TerrainPath::default()
+        }],
+        ..plain.clone()
+    };
+    let site = TerrainConfig {
+        stamps: vec![FixedStamp {
+            position: Vec3::new(224.0, 20.0, -96.0),
+            stamp: TerrainStamp {
+                shape: StampShape::Circle { radius: 40.0 },
+                falloff: 20.0,
+                ..TerrainStamp::default()
+            },
+            ..FixedStamp::default()
+        }],
+        ..plain.clone()
+    };
+    let mut group = c.benchmark_group("chunk_edits");
+    group.throughput(Throughput::Elements(
+        (plain.chunk_resolution * plain.chunk_resolution) as u64,
+    ));
+    for (label, config) in [
+        ("untouched", &plain),
+        ("10000 stamps elsewhere", &far_stamps),
+        ("crossed by a road", &road),
+        ("inside a flat site", &site),
+    ] {
+        let job = ChunkJob::new(tables.clone(), config, coord, 0).without_colours();
+        let mut alive = Alive::new();
+        group.bench_function(BenchmarkId::new("default preset", label), |b| {
+            b.iter(|| alive.push(build_chunk_mesh(black_box(&job))))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, chunk, presets, levels, edits);
 criterion_main!(benches);

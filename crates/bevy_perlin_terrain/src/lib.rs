@@ -22,6 +22,8 @@
 //! shares (`ground/`) → the quadtree of chunks the viewers want, finer near and coarser far,
 //! and the builds on the async compute pool (`stream/`, with the task queue of `tasks.rs`) →
 //! each chunk's heights, exact normals, morph targets and mesh, off the main thread (`chunk/`)
+//! → the game's stamps and paths ([`TerrainStamp`], [`TerrainPath`]) applied on that same path,
+//! with a grid index so a chunk finds the few touching it (`edit/`)
 //! → chunk entities with [`TerrainChunk`] and `Mesh3d` under one [`TerrainRoot`] → their
 //! material, which morphs each level into the next, and the sea (`render/`); the scatter
 //! layers' instances on their own full-detail grid around the viewers (`scatter/`); with the
@@ -54,6 +56,7 @@ pub mod chunk;
 #[cfg(feature = "avian")]
 pub mod collider;
 pub mod config;
+mod edit;
 mod ground;
 mod plugin;
 mod recover;
@@ -75,6 +78,10 @@ pub use config::{
     LayerTexture, LodLayout, ScatterLayer, Snow, SoftRange, TerrainColours, TerrainConfig,
     TerrainConfigLoadError, TerrainConfigSource, Water,
 };
+pub use edit::{
+    FixedStamp, GroundEdits, MAX_PATH_POINTS, MAX_PATHS, MAX_STAMPS, PathOp, StampOp, StampShape,
+    TerrainPath, TerrainStamp,
+};
 pub use ground::{ActiveTerrainConfig, TerrainSampler, TerrainTables};
 pub use plugin::PerlinTerrainPlugin;
 #[cfg(feature = "render")]
@@ -95,9 +102,10 @@ pub use stream::{
 pub mod prelude {
     pub use crate::{
         ActiveTerrainConfig, ChunkDespawned, ChunkInfo, ChunkRegistry, ChunkRemeshed, ChunkSpawned,
-        PerlinTerrainPlugin, ScatterCell, ScatterInstance, ScatterLooks, ScatterRegistry,
-        ScatterSpawned, TerrainChunk, TerrainConfig, TerrainConfigSource, TerrainLook, TerrainRoot,
-        TerrainSampler, TerrainSystems, TerrainViewer,
+        PathOp, PerlinTerrainPlugin, ScatterCell, ScatterInstance, ScatterLooks, ScatterRegistry,
+        ScatterSpawned, StampOp, StampShape, TerrainChunk, TerrainConfig, TerrainConfigSource,
+        TerrainLook, TerrainPath, TerrainRoot, TerrainSampler, TerrainStamp, TerrainSystems,
+        TerrainViewer,
     };
     #[cfg(feature = "avian")]
     pub use crate::{TerrainChunkCollider, TerrainCollider, TerrainColliders};

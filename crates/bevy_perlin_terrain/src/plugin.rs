@@ -1,6 +1,7 @@
 //! [`PerlinTerrainPlugin`], the one plugin a game adds, and the [`TerrainSystems`] it runs in.
 
 use crate::config::{TerrainConfig, TerrainConfigPlugin, TerrainConfigSource};
+use crate::edit::TerrainEditPlugin;
 use crate::ground::TerrainSampler;
 use crate::scatter::TerrainScatterPlugin;
 use crate::sets::{TerrainLook, TerrainSystems};
@@ -62,6 +63,7 @@ impl Plugin for PerlinTerrainPlugin {
             Update,
             (
                 TerrainSystems::Config,
+                TerrainSystems::Edits,
                 TerrainSystems::Stream,
                 TerrainSystems::Upload,
                 TerrainSystems::Colliders,
@@ -76,6 +78,7 @@ impl Plugin for PerlinTerrainPlugin {
                 source: self.source.clone(),
                 colours_in_mesh: self.look == TerrainLook::VertexColours,
             },
+            TerrainEditPlugin,
             TerrainStreamingPlugin,
             TerrainScatterPlugin,
         ));

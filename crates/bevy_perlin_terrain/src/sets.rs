@@ -19,6 +19,11 @@ use bevy::prelude::*;
 pub enum TerrainSystems {
     /// Applies a new or reloaded config: tables, sampler, generation.
     Config,
+    /// Collects the stamps and paths ([`TerrainStamp`](crate::TerrainStamp),
+    /// [`TerrainPath`](crate::TerrainPath)) into the ground when one came, went, changed or
+    /// moved, and marks the chunks, colliders and scatter of the area it touches for rebuilding.
+    /// After it, the [`TerrainSampler`](crate::TerrainSampler) includes them.
+    Edits,
     /// Makes the root if needed, works out the chunk tree the viewers want and the steps to it,
     /// drops chunks out of range, cancels builds nobody needs, starts the most urgent ones.
     Stream,

@@ -53,6 +53,54 @@ pub(crate) fn cells_around(at: DVec2, reach: f64, size: f64) -> Option<(IVec2, I
         .then(|| (low.as_ivec2(), high.as_ivec2()))
 }
 
+/// An axis-aligned box on the terrain's XZ plane.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Bounds {
+    pub min: DVec2,
+    pub max: DVec2,
+}
+
+impl Bounds {
+    /// The box around `centre` reaching `reach` each way.
+    pub fn around(centre: DVec2, reach: DVec2) -> Self {
+        Self {
+            min: centre - reach,
+            max: centre + reach,
+        }
+    }
+
+    /// The smallest box holding both.
+    pub fn union(self, other: Self) -> Self {
+        Self {
+            min: self.min.min(other.min),
+            max: self.max.max(other.max),
+        }
+    }
+
+    /// The square `[min, min + size]²`.
+    pub fn square(min: DVec2, size: f64) -> Self {
+        Self {
+            min,
+            max: min + DVec2::splat(size),
+        }
+    }
+
+    /// Whether the two boxes share a point (edges included).
+    pub fn intersects(&self, other: &Self) -> bool {
+        self.min.x <= other.max.x
+            && other.min.x <= self.max.x
+            && self.min.y <= other.max.y
+            && other.min.y <= self.max.y
+    }
+}
+
+/// Whether the square `[min, min + size]²` shares a point with any of `areas`: what an edit
+/// there makes the chunks, colliders and scatter cells of that square rebuild.
+pub(crate) fn square_touches(areas: &[Bounds], min: DVec2, size: f64) -> bool {
+    let square = Bounds::square(min, size);
+    areas.iter().any(|a| a.intersects(&square))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

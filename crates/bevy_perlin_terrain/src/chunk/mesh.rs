@@ -4,6 +4,7 @@
 
 use super::{ChunkCoord, ColourRamp, chunk_grid};
 use crate::config::TerrainConfig;
+use crate::edit::{GroundEdits, config_edits};
 use crate::ground::with_thread_samples;
 use bevy::asset::RenderAssetUsages;
 use bevy::mesh::{Indices, Mesh, MeshVertexAttribute, PrimitiveTopology, VertexFormat};
@@ -27,6 +28,8 @@ pub struct ChunkJob {
     noise: Fbm,
     /// Metres per unit of noise.
     height_scale: f32,
+    /// The stamps and paths.
+    edits: Arc<GroundEdits>,
     /// Quads per chunk side (the same at every level).
     quads: u32,
     /// Metres between vertices at this level.
@@ -46,10 +49,24 @@ impl ChunkJob {
     /// The job for the chunk at `coord` of level `lod` under `config` (`chunk_size · 2^lod`
     /// metres on a side, `chunk_resolution` vertices per side): a mesh with vertex colours, with
     /// the crease mask when the noise has erosion, and with its parent level's surface as the
-    /// morph target (below the top level of `config`'s view).
+    /// morph target (below the top level of `config`'s view), and the config's own stamps and
+    /// paths (see [`with_edits`](Self::with_edits) for those of the components).
     pub fn new(
         tables: Arc<NoiseTables>,
         config: &TerrainConfig,
+        coord: ChunkCoord,
+        lod: u8,
+    ) -> Self {
+        let edits = Arc::new(config_edits(config));
+        Self::on_ground(tables, config, edits, coord, lod)
+    }
+
+    /// The job on ground with `edits` (e.g. a [`TerrainSampler`](crate::TerrainSampler)'s: the
+    /// config's and the components' stamps and paths) instead of the config's own.
+    pub(crate) fn on_ground(
+        tables: Arc<NoiseTables>,
+        config: &TerrainConfig,
+        edits: Arc<GroundEdits>,
         coord: ChunkCoord,
         lod: u8,
     ) -> Self {
@@ -57,6 +74,7 @@ impl ChunkJob {
             tables,
             noise: config.noise,
             height_scale: config.height_scale,
+            edits,
             quads: config.chunk_resolution.max(3) - 1,
             spacing: config.vertex_spacing(lod),
             parent_spacing: (lod < config.max_lod()).then(|| config.vertex_spacing(lod + 1)),
@@ -66,6 +84,14 @@ impl ChunkJob {
             coord,
             lod,
         }
+    }
+
+    /// The same job on ground with `edits` (e.g. `sampler.edits().clone()` of a
+    /// [`TerrainSampler`](crate::TerrainSampler): the config's and the components' stamps and
+    /// paths).
+    pub fn with_edits(mut self, edits: Arc<GroundEdits>) -> Self {
+        self.edits = edits;
+        self
     }
 
     /// The same job without vertex colours (the terrain material colours the ground itself).
@@ -232,6 +258,7 @@ pub fn build_chunk_mesh(job: &ChunkJob) -> ChunkMeshData {
                 &job.tables,
                 &job.noise,
                 job.height_scale,
+                &job.edits,
                 &job.parent_grid(spacing),
                 Detail::at_spacing(spacing),
             );
@@ -256,6 +283,7 @@ pub fn build_chunk_mesh(job: &ChunkJob) -> ChunkMeshData {
             &job.tables,
             &job.noise,
             job.height_scale,
+            &job.edits,
             &job.grid(),
             job.detail(),
         );

@@ -2,6 +2,7 @@
 
 use crate::chunk::ChunkCoord;
 use crate::config::TerrainConfig;
+use crate::edit::{GroundEdits, config_edits};
 use crate::ground::with_thread_samples;
 use avian3d::parry::math::Vector;
 use avian3d::parry::shape::{HeightFieldFlags, SharedShape};
@@ -18,6 +19,8 @@ pub struct ColliderJob {
     tables: Arc<NoiseTables>,
     noise: Fbm,
     height_scale: f32,
+    /// The stamps and paths.
+    edits: Arc<GroundEdits>,
     chunk_size: f32,
     /// Quads per side.
     quads: u32,
@@ -28,17 +31,37 @@ pub struct ColliderJob {
 
 impl ColliderJob {
     /// The collider of chunk `coord` under `config`, with
-    /// [`TerrainConfig::collision_resolution`] samples per side.
+    /// [`TerrainConfig::collision_resolution`] samples per side, on the ground of the config's
+    /// own stamps and paths (see [`with_edits`](Self::with_edits)).
     pub fn new(tables: Arc<NoiseTables>, config: &TerrainConfig, coord: ChunkCoord) -> Self {
+        Self::on_ground(tables, config, Arc::new(config_edits(config)), coord)
+    }
+
+    /// The job on ground with `edits` instead of the config's own.
+    pub(crate) fn on_ground(
+        tables: Arc<NoiseTables>,
+        config: &TerrainConfig,
+        edits: Arc<GroundEdits>,
+        coord: ChunkCoord,
+    ) -> Self {
         Self {
             tables,
             noise: config.noise,
             height_scale: config.height_scale,
+            edits,
             chunk_size: config.chunk_size,
             quads: config.collision_resolution().max(2) - 1,
             detail: Detail::at_spacing(config.vertex_spacing(0)),
             coord,
         }
+    }
+
+    /// The same job on ground with `edits` (e.g. a
+    /// [`TerrainSampler`](crate::TerrainSampler)'s: the config's and the components' stamps and
+    /// paths).
+    pub fn with_edits(mut self, edits: Arc<GroundEdits>) -> Self {
+        self.edits = edits;
+        self
     }
 
     /// Which chunk.
@@ -58,11 +81,23 @@ impl ColliderJob {
     }
 }
 
+/// Whether some quad of the `n × n` field `heights` is level (its four corners at one height).
+fn has_level_quad(heights: &[f32], n: usize) -> bool {
+    (0..n.saturating_sub(1)).any(|x| {
+        let (a, b) = (
+            &heights[x * n..(x + 1) * n],
+            &heights[(x + 1) * n..(x + 2) * n],
+        );
+        (0..n - 1).any(|z| a[z] == a[z + 1] && a[z] == b[z] && a[z] == b[z + 1])
+    })
+}
+
 /// Builds the collider of `job`: the heights of the chunk's grid (the same grid path, the same
 /// positions and so the same values as [`TerrainSampler::height`](crate::TerrainSampler::height)
 /// and the full-detail mesh) as a parry heightfield, with internal-edge fixing so that balls
-/// roll over triangle edges without bumps. Its triangles split each quad along the same
-/// diagonal as the mesh's.
+/// roll over triangle edges without bumps (except on a field with a level patch, where parry
+/// loses contacts with it: a flattened site or road). Its triangles split each quad along the
+/// same diagonal as the mesh's.
 ///
 /// The heightfield reaches one cell past the chunk on every side, over its neighbours' first
 /// cells (the same heights, so the surfaces coincide): parry can only fix the edges it sees
@@ -88,7 +123,14 @@ pub fn build_chunk_collider(job: &ColliderJob) -> Option<Collider> {
     };
     let heights = with_thread_samples(|samples| {
         samples
-            .fill(&job.tables, &job.noise, job.height_scale, &grid, job.detail)
+            .fill(
+                &job.tables,
+                &job.noise,
+                job.height_scale,
+                &job.edits,
+                &grid,
+                job.detail,
+            )
             .ok()?;
         // Our samples run x fastest (`x + z·n`); a parry heightfield is column-major with rows
         // along z and columns along x (`z + x·n`).
@@ -102,10 +144,14 @@ pub fn build_chunk_collider(job: &ColliderJob) -> Option<Collider> {
     })?;
     let span = (spacing * (n - 1) as f64) as f32;
     let extent = Vector::new(span, 1.0, span);
-    let shape = SharedShape::heightfield_with_flags(
-        Array2::new(n, n, heights),
-        extent,
-        HeightFieldFlags::FIX_INTERNAL_EDGES,
-    );
+    // parry 0.27's internal-edge fixing loses every contact on a level patch (a quad whose four
+    // corners have one height, as a flattened site or road has): a ball falls through it. Such
+    // a field goes without the fixing (balls may feel its triangle edges).
+    let flags = if has_level_quad(&heights, n) {
+        HeightFieldFlags::empty()
+    } else {
+        HeightFieldFlags::FIX_INTERNAL_EDGES
+    };
+    let shape = SharedShape::heightfield_with_flags(Array2::new(n, n, heights), extent, flags);
     Some(Collider::from(shape))
 }

@@ -224,6 +224,22 @@ impl TerrainColliders {
         true
     }
 
+    /// Has the colliders of chunks touching `areas` rebuilt (each staying until its
+    /// replacement is in place) and drops builds under way there.
+    pub(crate) fn invalidate(&mut self, areas: &[crate::space::Bounds]) {
+        let size = self.shape.map_or(0.0, |s| s.chunk_size as f64);
+        let touched =
+            |coord: &ChunkCoord| crate::space::square_touches(areas, coord.as_dvec2() * size, size);
+        for (coord, built) in &mut self.built {
+            if touched(coord) {
+                // Outdated: the next plan rebuilds it where wanted.
+                built.generation = 0;
+            }
+        }
+        self.pending.retain(|coord, _| !touched(coord));
+        self.dirty = true;
+    }
+
     /// Forgets `entity` (being despawned), so the next plan builds its chunk again if wanted.
     fn forget(&mut self, entity: Entity, coord: ChunkCoord) {
         if self.built.get(&coord).is_some_and(|b| b.entity == entity) {

@@ -8,7 +8,7 @@ use super::{
 };
 use crate::chunk::ChunkCoord;
 use crate::config::TerrainConfig;
-use crate::ground::{ActiveTerrainConfig, TerrainTables};
+use crate::ground::{ActiveTerrainConfig, TerrainSampler, TerrainTables};
 use crate::space::{PlacementQuery, current_affine, root_space};
 use crate::stream::{ChunkRegistry, TerrainRoot};
 use crate::tasks::{Job, Urgency};
@@ -79,11 +79,12 @@ pub(super) fn plan_colliders(
     roots: PlacementQuery<With<TerrainRoot>>,
     active: Option<Res<ActiveTerrainConfig>>,
     tables: Option<Res<TerrainTables>>,
+    sampler: Option<Res<TerrainSampler>>,
     chunks: Res<ChunkRegistry>,
     time: Res<Time>,
     mut colliders: ResMut<TerrainColliders>,
 ) {
-    let (Some(active), Some(tables)) = (active, tables) else {
+    let (Some(active), Some(tables), Some(sampler)) = (active, tables, sampler) else {
         return;
     };
     let config = active.config();
@@ -199,7 +200,12 @@ pub(super) fn plan_colliders(
             .iter()
             .map(|[p, _]| distance_to_chunk(p.xz(), coord, size))
             .fold(f32::INFINITY, f32::min);
-        let job = ColliderJob::new(tables.tables().clone(), config, coord);
+        let job = ColliderJob::on_ground(
+            sampler.tables().clone(),
+            config,
+            sampler.edits().clone(),
+            coord,
+        );
         let work = job.clone();
         jobs.push(Job {
             key: coord,
@@ -220,7 +226,7 @@ pub(super) fn plan_colliders(
     // Where a body arrives within two frames there must be ground now: an outdated collider
     // will do until its replacement comes; a missing one is built here and now.
     let Some(root) = chunks.root() else { return };
-    build_now(&mut commands, colliders, root, &tables, config, urgent);
+    build_now(&mut commands, colliders, root, &sampler, config, urgent);
 }
 
 /// A body that just got [`TerrainCollider`] has ground before the next physics step, even if
@@ -233,12 +239,13 @@ pub(super) fn ground_new_body(
     roots: PlacementQuery<With<TerrainRoot>>,
     active: Option<Res<ActiveTerrainConfig>>,
     tables: Option<Res<TerrainTables>>,
+    sampler: Option<Res<TerrainSampler>>,
     chunks: Option<Res<ChunkRegistry>>,
     colliders: Option<ResMut<TerrainColliders>>,
 ) {
     let root = chunks.and_then(|c| c.root());
-    let (Some(active), Some(tables), Some(root), Some(mut colliders)) =
-        (active, tables, root, colliders)
+    let (Some(active), Some(tables), Some(sampler), Some(root), Some(mut colliders)) =
+        (active, tables, sampler, root, colliders)
     else {
         return;
     };
@@ -263,7 +270,7 @@ pub(super) fn ground_new_body(
         config.chunk_size,
         &mut near,
     );
-    build_now(&mut commands, colliders, root, &tables, config, near);
+    build_now(&mut commands, colliders, root, &sampler, config, near);
 }
 
 /// Builds the colliders of `coords` that have none, here and now (taking over their tasks).
@@ -271,7 +278,7 @@ fn build_now(
     commands: &mut Commands,
     colliders: &mut TerrainColliders,
     root: Entity,
-    tables: &TerrainTables,
+    sampler: &TerrainSampler,
     config: &TerrainConfig,
     coords: HashSet<ChunkCoord>,
 ) {
@@ -282,7 +289,12 @@ fn build_now(
         }
         let job = match colliders.pending.cancel(&coord) {
             Some(pending) if pending.generation == generation => pending.job,
-            _ => ColliderJob::new(tables.tables().clone(), config, coord),
+            _ => ColliderJob::on_ground(
+                sampler.tables().clone(),
+                config,
+                sampler.edits().clone(),
+                coord,
+            ),
         };
         if let Some(collider) = build_chunk_collider(&job) {
             place(commands, colliders, root, &job, collider, generation);

@@ -143,6 +143,15 @@ pub struct TerrainConfig {
     pub collision: Collision,
     /// Objects placed on the ground by rules (at most [`MAX_SCATTER_LAYERS`] layers).
     pub scatter: Vec<ScatterLayer>,
+    /// A designer's fixed stamps: flat sites, mounds, pits, craters (at most
+    /// [`MAX_STAMPS`](crate::MAX_STAMPS)), each with its position and yaw (see
+    /// [`FixedStamp`](crate::FixedStamp), [`TerrainStamp`](crate::TerrainStamp)). A change
+    /// rebuilds only the chunks, colliders and scatter of the areas of the stamps that changed.
+    /// Default none.
+    pub stamps: Vec<crate::FixedStamp>,
+    /// A designer's fixed roads and channels (at most [`MAX_PATHS`](crate::MAX_PATHS); see
+    /// [`TerrainPath`](crate::TerrainPath)). Rebuilt like `stamps`. Default none.
+    pub paths: Vec<crate::TerrainPath>,
 }
 
 impl Default for TerrainConfig {
@@ -167,6 +176,8 @@ impl Default for TerrainConfig {
             water: Some(Water::default()),
             collision: Collision::default(),
             scatter: Vec::new(),
+            stamps: Vec::new(),
+            paths: Vec::new(),
         }
     }
 }
@@ -212,6 +223,9 @@ impl TerrainConfig {
             water,
             collision,
             scatter,
+            // Edits rebuild only the area they change (the edit system compares them).
+            stamps: _,
+            paths: _,
         } = self;
         ConfigChanges {
             mesh: *seed != old.seed

@@ -94,6 +94,8 @@ impl Fields for TerrainConfig {
             water,
             collision,
             scatter,
+            stamps: _,
+            paths: _,
         } = self;
         let d = TerrainConfig::default();
         fields!(out, self, d; leaf seed);
@@ -126,6 +128,8 @@ impl Fields for TerrainConfig {
             out.depth -= 1;
             out.line("],");
         }
+        // Stamps and paths as `ron` writes them: one line each list.
+        fields!(out, self, d; leaf stamps, leaf paths);
     }
 }
 

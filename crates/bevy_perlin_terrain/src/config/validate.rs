@@ -365,7 +365,31 @@ impl TerrainConfig {
         }
         self.validate_limits()?;
         self.validate_collision()?;
-        self.validate_scatter()
+        self.validate_scatter()?;
+        self.validate_edits()
+    }
+
+    /// The stamps and paths: how many, and every field of each.
+    fn validate_edits(&self) -> Result<(), ConfigError> {
+        FieldError::require(
+            self.stamps.len() <= crate::MAX_STAMPS,
+            "stamps",
+            self.stamps.len(),
+            &format!("at most {} stamps", crate::MAX_STAMPS),
+        )?;
+        FieldError::require(
+            self.paths.len() <= crate::MAX_PATHS,
+            "paths",
+            self.paths.len(),
+            &format!("at most {} paths", crate::MAX_PATHS),
+        )?;
+        for (i, stamp) in self.stamps.iter().enumerate() {
+            crate::edit::validate_fixed_stamp(&format!("stamps[{i}]"), stamp)?;
+        }
+        for (i, path) in self.paths.iter().enumerate() {
+            crate::edit::validate_path(&format!("paths[{i}]"), path)?;
+        }
+        Ok(())
     }
 
     /// The collision radius and resolution, and the colliders they ask for around one entity.

@@ -3,7 +3,8 @@
 
 use super::samples::with_thread_samples;
 use crate::config::TerrainConfig;
-use bevy::math::{Vec2, Vec3};
+use crate::edit::{GroundEdits, config_edits};
+use bevy::math::{DVec2, Vec2, Vec3};
 use bevy::prelude::*;
 use perlin_core::{Detail, Fbm, GridSpec, NoiseTables};
 use std::sync::Arc;
@@ -12,6 +13,10 @@ use std::sync::Arc;
 /// space while the [`TerrainRoot`](crate::TerrainRoot) keeps its default transform). Cheap to
 /// clone (the tables are shared); replaced whenever a config changes the ground. For a config
 /// set in code it exists from the first frame; for an asset, once it has loaded.
+///
+/// It includes every [`TerrainStamp`](crate::TerrainStamp) and [`TerrainPath`](crate::TerrainPath)
+/// (of the config, and the components once the plugin has collected them: from the frame they
+/// are added, in [`TerrainSystems::Edits`](crate::TerrainSystems::Edits)).
 ///
 /// It is the full-detail surface: at a vertex of a level-0 chunk (`x`, `z` equal to the
 /// vertex's, as `f64`, e.g. from [`TerrainConfig::vertex_position`]) it returns exactly the
@@ -31,10 +36,13 @@ pub struct TerrainSampler {
     /// Metres between the vertices of a level-0 chunk: the detail the sampler shows.
     #[reflect(ignore)]
     spacing: f64,
+    /// The stamps and paths.
+    #[reflect(ignore)]
+    edits: Arc<GroundEdits>,
 }
 
 impl TerrainSampler {
-    /// A sampler for `config`, sharing `tables`. Tables built from another seed than
+    /// A sampler for `config` (with the config's own stamps and paths), sharing `tables`. Tables built from another seed than
     /// `config.seed` are not used (the sampler would disagree with every chunk): a warning is
     /// logged and the sampler builds its own.
     pub fn new(tables: Arc<NoiseTables>, config: &TerrainConfig) -> Self {
@@ -53,7 +61,23 @@ impl TerrainSampler {
             noise: config.noise,
             height_scale: config.height_scale,
             spacing: config.vertex_spacing(0),
+            edits: Arc::new(config_edits(config)),
         }
+    }
+
+    /// The stamps and paths the ground includes.
+    pub fn edits(&self) -> &Arc<GroundEdits> {
+        &self.edits
+    }
+
+    /// Puts `edits` in force (the edit system's).
+    pub(crate) fn set_edits(&mut self, edits: Arc<GroundEdits>) {
+        self.edits = edits;
+    }
+
+    /// Whether a stamp or path with `clear_scatter` keeps the scatter layers off `(x, z)`.
+    pub fn is_cleared(&self, x: f64, z: f64) -> bool {
+        self.edits.clears(DVec2::new(x, z))
     }
 
     /// The detail of the full-detail surface: what a level-0 chunk shows.
@@ -71,6 +95,7 @@ impl TerrainSampler {
                 &self.tables,
                 &self.noise,
                 self.height_scale,
+                &self.edits,
                 &spec,
                 self.detail(),
             );
@@ -148,6 +173,7 @@ impl TerrainSampler {
                     &self.tables,
                     &self.noise,
                     self.height_scale,
+                    &self.edits,
                     &spec,
                     self.detail(),
                 )

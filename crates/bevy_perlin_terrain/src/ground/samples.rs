@@ -4,6 +4,7 @@
 //! to height, noise gradient to normal), so the sampler equals the mesh at every vertex, bit for
 //! bit.
 
+use crate::edit::{GroundEdits, grid_bounds};
 use bevy::math::Vec3;
 use perlin_core::{Detail, Fbm, GridError, GridKernel, GridSpec, NoiseTables};
 use std::cell::RefCell;
@@ -23,12 +24,14 @@ pub(crate) struct GroundSamples {
 
 impl GroundSamples {
     /// Samples `spec` (row-major, `x` along the first grid axis, `z` along the second) with the
-    /// octaves `detail` can show. On an error (a grid too large to address) no sample is left.
+    /// octaves `detail` can show, then applies the stamps and paths of `edits` that touch it.
+    /// On an error (a grid too large to address) no sample is left.
     pub fn fill(
         &mut self,
         tables: &NoiseTables,
         noise: &Fbm,
         height_scale: f32,
+        edits: &GroundEdits,
         spec: &GridSpec,
         detail: Detail,
     ) -> Result<(), GridError> {
@@ -53,6 +56,24 @@ impl GroundSamples {
             self.values.clear();
             self.gradients.clear();
             self.creases.clear();
+            return filled;
+        }
+        let touching = match grid_bounds(spec) {
+            Some(region) if !edits.is_empty() => edits.touching(&region),
+            _ => return filled,
+        };
+        if !touching.is_empty() {
+            // Edits work in metres: the samples become heights and slopes (`v · s` is what
+            // `height` gives, and `height(h, 1)` is `h`: the same bits as without edits), then
+            // the edits apply.
+            for v in &mut self.values {
+                *v = height(*v, height_scale);
+            }
+            for g in &mut self.gradients {
+                *g = [g[0] * height_scale, g[1] * height_scale];
+            }
+            self.height_scale = 1.0;
+            edits.apply(spec, &touching, &mut self.values, &mut self.gradients);
         }
         filled
     }

@@ -261,6 +261,24 @@ impl ScatterRegistry {
         self.cells.get(&coord).copied()
     }
 
+    /// Has the batches of cells touching `areas` placed again (each staying until its
+    /// replacement is spawned) and drops placements under way there.
+    pub(crate) fn invalidate(&mut self, areas: &[crate::space::Bounds]) {
+        let Some(size) = self.ground.map(|g| g.chunk_size as f64) else {
+            return;
+        };
+        let touched =
+            |coord: &ChunkCoord| crate::space::square_touches(areas, coord.as_dvec2() * size, size);
+        for ((coord, _), placed) in &mut self.placed {
+            if touched(coord) {
+                // Outdated (generations start at 1): the next plan places it again.
+                placed.generation = 0;
+            }
+        }
+        self.placing.retain(|(coord, _), _| !touched(coord));
+        self.dirty = true;
+    }
+
     /// Forgets the cell at `coord` if `entity` is it (it is being despawned): its batches went
     /// with it, and are placed again if still wanted.
     fn forget(&mut self, entity: Entity, coord: ChunkCoord) {

@@ -151,7 +151,10 @@ pub fn place_scatter(job: &ScatterJob) -> Vec<Transform> {
             };
             let local = c.position - corner;
             let inside = (0.0..size).contains(&local.x) && (0.0..size).contains(&local.y);
-            if !inside || !job.survives(cell, &c) {
+            if !inside
+                || !job.survives(cell, &c)
+                || job.sampler.is_cleared(c.position.x, c.position.y)
+            {
                 continue;
             }
             let (height, normal, crease) = job.sampler.sample(c.position.x, c.position.y);

@@ -111,6 +111,8 @@ impl ChunkInfo {
 struct Shown {
     entity: Entity,
     generation: u64,
+    /// An edit changed its ground since it was built: it is rebuilt, and stays until then.
+    stale: bool,
 }
 
 /// A built chunk mesh waiting for the rest of its step.
@@ -187,6 +189,24 @@ impl ChunkRegistry {
             plan: PlanState::default(),
             chunk_size: 1.0,
         }
+    }
+
+    /// Has every chunk (of any level) touching `areas` rebuilt, each staying on screen until its
+    /// replacement is ready, and drops builds under way there (they saw the old ground).
+    pub(crate) fn invalidate(&mut self, areas: &[crate::space::Bounds]) {
+        let Some(layout) = self.plan.layout else {
+            return;
+        };
+        let touched = |key: &tree::ChunkKey| {
+            let (min, size) = key.square(&layout);
+            crate::space::square_touches(areas, min, size)
+        };
+        for (key, shown) in &mut self.shown {
+            shown.stale |= touched(key);
+        }
+        self.ready.retain(|key, _| !touched(key));
+        self.building.retain(|key, _| !touched(key));
+        self.plan.dirty = true;
     }
 
     /// Chunk entities on screen.

@@ -8,7 +8,7 @@ use super::{
 };
 use crate::chunk::{ChunkJob, TerrainChunk, build_chunk_mesh};
 use crate::config::{ColoursInMesh, MAX_LOD, MAX_VIEW_CHUNKS, REPLAN};
-use crate::ground::{ActiveTerrainConfig, TerrainTables};
+use crate::ground::{ActiveTerrainConfig, TerrainSampler};
 use crate::space::{PlacementQuery, current_affine, root_space};
 use crate::tasks::{Job, Urgency};
 use bevy::math::DVec2;
@@ -84,13 +84,13 @@ pub(super) fn plan_chunks(
     viewers: Query<(Entity, &Transform, &GlobalTransform, Has<ChildOf>), With<TerrainViewer>>,
     roots: PlacementQuery<With<TerrainRoot>>,
     active: Option<Res<ActiveTerrainConfig>>,
-    tables: Option<Res<TerrainTables>>,
+    sampler: Option<Res<TerrainSampler>>,
     colours_in_mesh: Res<ColoursInMesh>,
     mut registry: ResMut<ChunkRegistry>,
     mut despawned: MessageWriter<ChunkDespawned>,
     mut warned: Local<HashSet<Entity>>,
 ) {
-    let (Some(active), Some(tables)) = (active, tables) else {
+    let (Some(active), Some(sampler)) = (active, sampler) else {
         return;
     };
     let config = active.config();
@@ -170,7 +170,7 @@ pub(super) fn plan_chunks(
     let current: HashMap<ChunkKey, bool> = registry
         .shown
         .iter()
-        .map(|(&key, s)| (key, s.generation == generation))
+        .map(|(&key, s)| (key, s.generation == generation && !s.stale))
         .collect();
     let mut steps = transitions(&wanted, &current, &layout, &at);
     // Chunks nothing wants any more go now.
@@ -201,7 +201,13 @@ pub(super) fn plan_chunks(
             if registry.ready.contains_key(&key) || registry.building.get(&key).is_some() {
                 continue;
             }
-            let mut job = ChunkJob::new(tables.tables().clone(), config, key.coord, key.lod);
+            let mut job = ChunkJob::on_ground(
+                sampler.tables().clone(),
+                config,
+                sampler.edits().clone(),
+                key.coord,
+                key.lod,
+            );
             if !colours_in_mesh.0 {
                 job = job.without_colours();
             }
@@ -303,6 +309,7 @@ pub(super) fn upload_chunks(
                 // Rebuilt in place: the old mesh stayed on screen until now.
                 commands.entity(shown.entity).try_insert(placed);
                 shown.generation = ready.generation;
+                shown.stale = false;
                 remeshed.write(ChunkRemeshed {
                     entity: shown.entity,
                     coord: key.coord,
@@ -321,6 +328,7 @@ pub(super) fn upload_chunks(
                     Shown {
                         entity,
                         generation: ready.generation,
+                        stale: false,
                     },
                 );
                 spawned.write(ChunkSpawned {

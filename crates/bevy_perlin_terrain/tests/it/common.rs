@@ -23,6 +23,23 @@ pub fn small_config() -> TerrainConfig {
     }
 }
 
+/// A scatter layer `name` everywhere (every height and slope), `spacing` metres apart at
+/// `density` per hectare, out to 100 m.
+pub fn layer(name: &str, spacing: f32, density: f32) -> bevy_perlin_terrain::ScatterLayer {
+    bevy_perlin_terrain::ScatterLayer {
+        name: name.into(),
+        spacing,
+        density,
+        height: bevy_perlin_terrain::SoftRange {
+            min: -1e5,
+            max: 1e5,
+            fade: 0.0,
+        },
+        view_distance: 100.0,
+        ..default()
+    }
+}
+
 /// MinimalPlugins + AssetPlugin (assets from `asset_dir`) + TransformPlugin + MeshPlugin + the
 /// terrain, and one viewer at `viewer`.
 pub fn app_with(plugin: PerlinTerrainPlugin, asset_dir: &str, viewer: Vec3) -> (App, Entity) {

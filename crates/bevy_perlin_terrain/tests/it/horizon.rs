@@ -6,6 +6,7 @@ use crate::common::*;
 use bevy::math::Rect;
 use bevy::mesh::{Mesh, VertexAttributeValues};
 use bevy::prelude::*;
+use bevy_perlin_terrain::FixedStamp;
 use bevy_perlin_terrain::chunk::ATTRIBUTE_MORPH;
 use bevy_perlin_terrain::prelude::*;
 
@@ -181,7 +182,48 @@ fn every_swap_shows_the_surface_it_swaps_to() {
 
 #[test]
 fn edges_between_levels_close_the_finer_side_showing_the_coarser_surface() {
-    let config = deep_config();
+    assert_edges_between_levels_close(deep_config());
+}
+
+#[test]
+fn edges_between_levels_close_across_stamps_and_a_road() {
+    // A road from full detail out to level 3, and stamps on the borders of levels 0/1 and 1/2
+    // (the viewer's square distances 160 m and 320 m): the morph targets include them.
+    let mut config = deep_config();
+    config.height_scale = 90.0;
+    config.paths = vec![TerrainPath {
+        points: vec![
+            Vec3::new(37.0, 20.0, -11.0),
+            Vec3::new(250.0, 35.0, 60.0),
+            Vec3::new(700.0, 10.0, -40.0),
+        ],
+        width: 10.0,
+        falloff: 25.0,
+        ..TerrainPath::default()
+    }];
+    let stamp = |x: f32, z: f32, op: StampOp| FixedStamp {
+        position: Vec3::new(x, 30.0, z),
+        yaw: 30.0,
+        stamp: TerrainStamp {
+            shape: StampShape::Rect {
+                half_extents: Vec2::new(40.0, 25.0),
+            },
+            falloff: 20.0,
+            op,
+            clear_scatter: false,
+        },
+    };
+    config.stamps = vec![
+        stamp(37.0 + 160.0, -11.0, StampOp::Flatten),
+        stamp(37.0, -11.0 - 320.0, StampOp::Crater { depth: 15.0 }),
+        stamp(37.0 - 330.0, -11.0 + 300.0, StampOp::Raise(25.0)),
+    ];
+    assert_edges_between_levels_close(config);
+}
+
+/// Every vertex of a chunk's edge on a coarser neighbour is fully morphed there, onto the
+/// neighbour's edge, bit for bit.
+fn assert_edges_between_levels_close(config: TerrainConfig) {
     let layout = config.lod_layout();
     let (mut app, _) = app(config.clone(), Vec3::new(37.0, 120.0, -11.0));
     settle(&mut app);

@@ -9,6 +9,7 @@ mod fuzz_config;
 mod horizon;
 mod robustness;
 mod scatter;
+mod stamps;
 mod streaming;
 
 #[cfg(feature = "render")]

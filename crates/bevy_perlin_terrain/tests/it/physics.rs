@@ -543,3 +543,39 @@ fn removed_colliders_are_rebuilt_and_the_ball_stays_up() {
         "no orphan"
     );
 }
+
+#[test]
+fn a_ball_rests_on_a_stamped_site_and_the_colliders_follow_the_stamp() {
+    // Hills 40 m high; a ball resting on the ground, then a flat site 6 m lower under it: the
+    // collider is rebuilt and the ball drops onto the site and stays there. (It fell through
+    // while parry's internal-edge fixing was on for a field with a level patch.)
+    let mut app = physics_app(config(40.0));
+    app.update();
+    let r = 0.5;
+    let (x, z) = (3.0, 4.0);
+    let ground = sampler(&app).height(x as f64, z as f64);
+    let ball = spawn_block(&mut app, x, z, r, 0.5);
+    settle_colliders(&mut app);
+    let site = ground - 6.0;
+    app.world_mut().spawn((
+        TerrainStamp {
+            shape: StampShape::Circle { radius: 12.0 },
+            falloff: 8.0,
+            op: StampOp::Flatten,
+            clear_scatter: false,
+        },
+        Transform::from_xyz(x, site, z),
+    ));
+    app.update();
+    settle_colliders(&mut app);
+    for _ in 0..600 {
+        app.update();
+    }
+    let p = position(&app, ball);
+    let sampler = sampler(&app);
+    assert_eq!(sampler.height(x as f64, z as f64), site);
+    assert!(
+        (p.y - (site + r)).abs() < 0.01 && p.xz().distance(Vec2::new(x, z)) < 0.5,
+        "the ball is at {p}, the site at {site}"
+    );
+}

@@ -13,21 +13,6 @@ use bevy_perlin_terrain::{ScatterLayer, SoftRange};
 use std::collections::HashMap;
 use std::sync::Arc;
 
-fn layer(name: &str, spacing: f32, density: f32) -> ScatterLayer {
-    ScatterLayer {
-        name: name.into(),
-        spacing,
-        density,
-        height: SoftRange {
-            min: -1e5,
-            max: 1e5,
-            fade: 0.0,
-        },
-        view_distance: 100.0,
-        ..ScatterLayer::default()
-    }
-}
-
 /// Two layers: dense posts everywhere, and trees on gentle low ground, sunk 0.5 m.
 fn scatter_config() -> TerrainConfig {
     TerrainConfig {

@@ -1,0 +1,379 @@
+//! [`GroundEdits`]: every stamp and path of the terrain in the order they apply, with a grid
+//! index so that a chunk (or one height query) finds the few that touch it without looking at
+//! the others, and the pass that applies them to a grid of samples.
+
+use super::modifier::Modifier;
+use crate::space::Bounds;
+use bevy::math::{DVec2, IVec2};
+use bevy::platform::collections::HashMap;
+use perlin_core::GridSpec;
+use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Side of the index's cells, in metres.
+const CELL: f64 = 256.0;
+
+/// An item covering more cells than this is kept in a list every query looks at.
+const MOST_CELLS: i64 = 256;
+
+/// Path segments per indexed piece.
+const PIECE: usize = 16;
+
+/// What the index holds: a whole stamp, or a run of a path's segments.
+#[derive(Clone, Debug)]
+struct Item {
+    modifier: u32,
+    segments: Range<u32>,
+    bounds: Bounds,
+}
+
+/// The modifiers touching a region, in the order they apply; for a path, the segments (indices,
+/// ascending) that can matter there.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Touching {
+    modifiers: Vec<(u32, Vec<u32>)>,
+}
+
+impl Touching {
+    /// Whether no modifier touches the region.
+    pub fn is_empty(&self) -> bool {
+        self.modifiers.is_empty()
+    }
+}
+
+/// Every stamp and path of the terrain, resolved into its space, in the order they apply (see
+/// [`TerrainStamp`](crate::TerrainStamp)), and a grid index over them. Immutable: an edit makes a
+/// new one (shared with tasks as an `Arc`).
+#[derive(Debug, Default)]
+pub struct GroundEdits {
+    modifiers: Vec<Modifier>,
+    items: Vec<Item>,
+    cells: HashMap<IVec2, Vec<u32>>,
+    /// Items too large for the cells.
+    large: Vec<u32>,
+    /// Which set of edits this is: a new one gets a new number.
+    version: u64,
+}
+
+static VERSIONS: AtomicU64 = AtomicU64::new(1);
+
+/// The cells a box covers, or `None` beyond `i32`.
+fn cells_of(b: &Bounds) -> Option<(IVec2, IVec2)> {
+    let low = (b.min / CELL).floor();
+    let high = (b.max / CELL).floor();
+    let range = i32::MIN as f64..=i32::MAX as f64;
+    [low.x, low.y, high.x, high.y]
+        .iter()
+        .all(|c| range.contains(c))
+        .then(|| (low.as_ivec2(), high.as_ivec2()))
+}
+
+impl GroundEdits {
+    /// The index over `modifiers` (in the order they apply).
+    pub(crate) fn new(modifiers: Vec<Modifier>) -> Self {
+        let mut items = Vec::new();
+        for (m, modifier) in modifiers.iter().enumerate() {
+            let count = modifier.segment_count();
+            if count == 0 {
+                items.push(Item {
+                    modifier: m as u32,
+                    segments: 0..0,
+                    bounds: modifier.bounds,
+                });
+                continue;
+            }
+            for start in (0..count).step_by(PIECE) {
+                let end = (start + PIECE).min(count);
+                let bounds = (start..end)
+                    .filter_map(|s| modifier.segment_bounds(s))
+                    .reduce(Bounds::union)
+                    .unwrap_or(modifier.bounds);
+                items.push(Item {
+                    modifier: m as u32,
+                    segments: start as u32..end as u32,
+                    bounds,
+                });
+            }
+        }
+        let mut cells: HashMap<IVec2, Vec<u32>> = HashMap::default();
+        let mut large = Vec::new();
+        for (k, item) in items.iter().enumerate() {
+            match cells_of(&item.bounds) {
+                Some((low, high))
+                    if (high.x as i64 - low.x as i64 + 1) * (high.y as i64 - low.y as i64 + 1)
+                        <= MOST_CELLS =>
+                {
+                    for z in low.y..=high.y {
+                        for x in low.x..=high.x {
+                            cells.entry(IVec2::new(x, z)).or_default().push(k as u32);
+                        }
+                    }
+                }
+                _ => large.push(k as u32),
+            }
+        }
+        Self {
+            modifiers,
+            items,
+            cells,
+            large,
+            version: VERSIONS.fetch_add(1, Ordering::Relaxed),
+        }
+    }
+
+    /// No edits.
+    pub(crate) fn empty() -> Self {
+        Self::new(Vec::new())
+    }
+
+    /// How many stamps and paths there are.
+    pub fn len(&self) -> usize {
+        self.modifiers.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.modifiers.is_empty()
+    }
+
+    /// Which set of edits this is (every new set has a new number).
+    pub(crate) fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// The modifiers (and path segments) that can change the ground in `region`.
+    pub(crate) fn touching(&self, region: &Bounds) -> Touching {
+        if self.items.is_empty() {
+            return Touching::default();
+        }
+        let mut found: Vec<u32> = Vec::new();
+        let few_cells = cells_of(region).filter(|(low, high)| {
+            (high.x as i64 - low.x as i64 + 1) * (high.y as i64 - low.y as i64 + 1)
+                <= self.items.len() as i64
+        });
+        match few_cells {
+            Some((low, high)) => {
+                for z in low.y..=high.y {
+                    for x in low.x..=high.x {
+                        if let Some(items) = self.cells.get(&IVec2::new(x, z)) {
+                            found.extend_from_slice(items);
+                        }
+                    }
+                }
+                found.extend_from_slice(&self.large);
+            }
+            None => found.extend(0..self.items.len() as u32),
+        }
+        found.sort_unstable();
+        found.dedup();
+        let mut touching = Touching::default();
+        for k in found {
+            let item = &self.items[k as usize];
+            if !item.bounds.intersects(region) {
+                continue;
+            }
+            let modifier = &self.modifiers[item.modifier as usize];
+            if !modifier.bounds.intersects(region) {
+                continue;
+            }
+            let segments = item.segments.clone().filter(|&s| {
+                modifier
+                    .segment_bounds(s as usize)
+                    .is_some_and(|b| b.intersects(region))
+            });
+            match touching.modifiers.last_mut() {
+                Some((m, list)) if *m == item.modifier => list.extend(segments),
+                _ => {
+                    let list: Vec<u32> = segments.collect();
+                    if item.segments.is_empty() || !list.is_empty() {
+                        touching.modifiers.push((item.modifier, list));
+                    }
+                }
+            }
+        }
+        // Items come in index order, which is modifier order: paths' lists are ascending.
+        touching
+    }
+
+    /// Applies the modifiers `touching` the grid `spec` (from [`touching`](Self::touching) over
+    /// its [`grid_bounds`]) to its `heights` (metres) and `slopes` (`[∂h/∂x, ∂h/∂z]`),
+    /// row-major. Each sample's result depends only on its position, whatever the grid:
+    /// neighbouring chunks, the parent level and the sampler agree where they share a position.
+    pub(crate) fn apply(
+        &self,
+        spec: &GridSpec,
+        touching: &Touching,
+        heights: &mut [f32],
+        slopes: &mut [[f32; 2]],
+    ) {
+        let [nx, nz] = spec.size;
+        let x0 = spec.position(0, 0);
+        let step = spec.step[0];
+        // The samples of a row from `low` to `high` (all of them for a grid that does not run
+        // along +x).
+        let columns = |low: f64, high: f64| {
+            if step > 0.0 {
+                let first = ((low - x0) / step).floor().max(0.0);
+                let last = ((high - x0) / step).ceil().min(nx as f64 - 1.0);
+                (first <= last).then(|| first as usize..last as usize + 1)
+            } else {
+                Some(0..nx)
+            }
+        };
+        // Per row, the path segments within reach and the `x` interval of each.
+        let mut reaching: Vec<(f64, f64, u32)> = Vec::new();
+        for (m, segments) in &touching.modifiers {
+            let modifier = &self.modifiers[*m as usize];
+            let reach = modifier.reach();
+            for j in 0..nz {
+                let z = spec.position(1, j);
+                if z < modifier.bounds.min.y || z > modifier.bounds.max.y {
+                    continue;
+                }
+                let row = j * nx;
+                let (Some(heights), Some(slopes)) = (
+                    heights.get_mut(row..row + nx),
+                    slopes.get_mut(row..row + nx),
+                ) else {
+                    continue;
+                };
+                if segments.is_empty() {
+                    let Some(range) = columns(modifier.bounds.min.x, modifier.bounds.max.x) else {
+                        continue;
+                    };
+                    for i in range {
+                        let p = DVec2::new(spec.position(0, i), z);
+                        (heights[i], slopes[i]) = modifier.apply(p, &[], heights[i], slopes[i]);
+                    }
+                    continue;
+                }
+                // A path: each sample looks only at the segments whose reach covers it (the
+                // nearest of those is the nearest of all, where any is within reach).
+                reaching.clear();
+                let (mut low, mut high) = (f64::INFINITY, f64::NEG_INFINITY);
+                for &s in segments {
+                    if let Some((l, h)) = modifier
+                        .segment(s as usize)
+                        .and_then(|seg| seg.row_interval(z, reach))
+                    {
+                        reaching.push((l, h, s));
+                        (low, high) = (low.min(l), high.max(h));
+                    }
+                }
+                let Some(range) = columns(low, high) else {
+                    continue;
+                };
+                for i in range {
+                    let x = spec.position(0, i);
+                    let mut candidates = [0u32; 8];
+                    let mut count = 0;
+                    for &(l, h, s) in &reaching {
+                        if x >= l && x <= h {
+                            if count == candidates.len() {
+                                // More than eight within reach (a path folded on itself): the
+                                // same answer from a list.
+                                count = usize::MAX;
+                                break;
+                            }
+                            candidates[count] = s;
+                            count += 1;
+                        }
+                    }
+                    let p = DVec2::new(x, z);
+                    let many: Vec<u32>;
+                    let candidates: &[u32] = match count {
+                        0 => continue,
+                        usize::MAX => {
+                            many = reaching
+                                .iter()
+                                .filter(|(l, h, _)| x >= *l && x <= *h)
+                                .map(|&(.., s)| s)
+                                .collect();
+                            &many
+                        }
+                        n => &candidates[..n],
+                    };
+                    (heights[i], slopes[i]) = modifier.apply(p, candidates, heights[i], slopes[i]);
+                }
+            }
+        }
+    }
+
+    /// Whether a stamp or path with `clear_scatter` covers `p`.
+    pub(crate) fn clears(&self, p: DVec2) -> bool {
+        let region = Bounds { min: p, max: p };
+        self.touching(&region)
+            .modifiers
+            .iter()
+            .any(|(m, segments)| self.modifiers[*m as usize].clears(p, segments))
+    }
+}
+
+/// The box a grid's samples cover, `None` for an empty grid or one off the finite plane.
+pub(crate) fn grid_bounds(spec: &GridSpec) -> Option<Bounds> {
+    let [nx, nz] = spec.size;
+    if nx == 0 || nz == 0 {
+        return None;
+    }
+    let (a, b) = (
+        DVec2::new(spec.position(0, 0), spec.position(1, 0)),
+        DVec2::new(spec.position(0, nx - 1), spec.position(1, nz - 1)),
+    );
+    let bounds = Bounds {
+        min: a.min(b),
+        max: a.max(b),
+    };
+    (bounds.min.is_finite() && bounds.max.is_finite()).then_some(bounds)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::TerrainStamp;
+    use super::super::resolve::stamp_modifier;
+    use super::*;
+
+    fn stamp_at(x: f64, z: f64) -> Modifier {
+        stamp_modifier(
+            &TerrainStamp::default(),
+            DVec2::new(x, z),
+            0.0,
+            DVec2::X,
+            DVec2::Y,
+        )
+    }
+
+    #[test]
+    fn a_region_finds_exactly_the_stamps_that_reach_it_among_ten_thousand() {
+        // 100 × 100 stamps 50 m apart (each reaches 32 m: 16 m radius, 16 m falloff).
+        let modifiers: Vec<Modifier> = (0..10_000)
+            .map(|k| stamp_at((k % 100) as f64 * 50.0, (k / 100) as f64 * 50.0))
+            .collect();
+        let edits = GroundEdits::new(modifiers.clone());
+        for (min, max) in [
+            (DVec2::new(-1000.0, -1000.0), DVec2::new(-40.0, -40.0)),
+            (DVec2::new(90.0, 90.0), DVec2::new(160.0, 120.0)),
+            (DVec2::new(1234.5, 600.0), DVec2::new(1234.5, 600.0)),
+            (DVec2::new(-1e7, -1e7), DVec2::new(1e7, 1e7)),
+        ] {
+            let region = Bounds { min, max };
+            let found: Vec<u32> = edits
+                .touching(&region)
+                .modifiers
+                .iter()
+                .map(|(m, _)| *m)
+                .collect();
+            let expected: Vec<u32> = (0..modifiers.len() as u32)
+                .filter(|&m| modifiers[m as usize].bounds.intersects(&region))
+                .collect();
+            assert_eq!(found, expected, "{min} to {max}");
+        }
+        assert!(
+            edits
+                .touching(&Bounds {
+                    min: DVec2::splat(-500.0),
+                    max: DVec2::splat(-33.0)
+                })
+                .is_empty()
+        );
+    }
+}

@@ -1,0 +1,332 @@
+//! From what a game or a file writes ([`TerrainStamp`], [`TerrainPath`], [`FixedStamp`]) to
+//! [`Modifier`]s in the terrain's space: the checks that keep absurd values out, the stamp's
+//! turned footprint, the path's curve cut into segments.
+
+use super::modifier::{Action, Footprint, Modifier, Segment};
+use super::{FixedStamp, MAX_PATH_POINTS, PathOp, StampOp, StampShape, TerrainPath, TerrainStamp};
+use crate::config::{ConfigError, TerrainConfig};
+use crate::space::Bounds;
+use bevy::math::{DVec2, DVec3, Quat, Vec3};
+use perlin_core::FieldError;
+
+/// How far from the origin a stamp or a path's point may stand, in metres.
+const FARTHEST: f32 = 1e9;
+/// The most a size, a falloff, a height change or a depth may be, in metres.
+const LARGEST: f32 = 100_000.0;
+/// The most a path's width may be, in metres.
+const WIDEST: f32 = 10_000.0;
+/// The most segments one span of a path's curve is cut into.
+const MOST_PIECES: usize = 32;
+
+fn within(field: &str, value: f32, low: f32, high: f32, open_low: bool) -> Result<(), ConfigError> {
+    let ok =
+        value.is_finite() && value <= high && if open_low { value > low } else { value >= low };
+    let allowed = if open_low {
+        format!("finite, above {low} up to {high}")
+    } else {
+        format!("finite, {low} to {high}")
+    };
+    FieldError::require(ok, field, value, &allowed)
+}
+
+/// A position's check: finite and within [`FARTHEST`] of the origin on every axis.
+pub(crate) fn validate_position(field: &str, p: Vec3) -> Result<(), ConfigError> {
+    FieldError::require(
+        p.is_finite() && p.abs().max_element() <= FARTHEST,
+        field,
+        format!("{p}"),
+        &format!("finite, within {FARTHEST} metres of the origin"),
+    )
+}
+
+/// Every field of `stamp`, named from `field` (e.g. `stamps[2].stamp`).
+pub(crate) fn validate_stamp(field: &str, stamp: &TerrainStamp) -> Result<(), ConfigError> {
+    match stamp.shape {
+        StampShape::Circle { radius } => {
+            within(&format!("{field}.shape.radius"), radius, 0.0, LARGEST, true)?
+        }
+        StampShape::Rect { half_extents } => {
+            for (axis, v) in [("x", half_extents.x), ("y", half_extents.y)] {
+                within(
+                    &format!("{field}.shape.half_extents.{axis}"),
+                    v,
+                    0.0,
+                    LARGEST,
+                    true,
+                )?;
+            }
+        }
+    }
+    within(
+        &format!("{field}.falloff"),
+        stamp.falloff,
+        0.0,
+        LARGEST,
+        false,
+    )?;
+    match stamp.op {
+        StampOp::Flatten => Ok(()),
+        StampOp::Raise(m) => within(&format!("{field}.op.Raise"), m, 0.0, LARGEST, false),
+        StampOp::Lower(m) => within(&format!("{field}.op.Lower"), m, 0.0, LARGEST, false),
+        StampOp::Crater { depth } => within(
+            &format!("{field}.op.Crater.depth"),
+            depth,
+            0.0,
+            LARGEST,
+            true,
+        ),
+    }
+}
+
+/// Every field of `path`, named from `field` (e.g. `paths[0]`).
+pub(crate) fn validate_path(field: &str, path: &TerrainPath) -> Result<(), ConfigError> {
+    let count = path.points.len();
+    FieldError::require(
+        (2..=MAX_PATH_POINTS).contains(&count),
+        &format!("{field}.points"),
+        format!("{count} points"),
+        &format!("2 to {MAX_PATH_POINTS} points"),
+    )?;
+    for (i, &p) in path.points.iter().enumerate() {
+        validate_position(&format!("{field}.points[{i}]"), p)?;
+    }
+    within(&format!("{field}.width"), path.width, 0.0, WIDEST, true)?;
+    within(
+        &format!("{field}.falloff"),
+        path.falloff,
+        0.0,
+        LARGEST,
+        false,
+    )?;
+    match path.op {
+        PathOp::Road => Ok(()),
+        PathOp::Channel { depth } => within(
+            &format!("{field}.op.Channel.depth"),
+            depth,
+            0.0,
+            LARGEST,
+            false,
+        ),
+    }
+}
+
+/// `stamp` centred on `centre` (its height `height`), its local axes along `axis_x` and
+/// `axis_z` (unit vectors on the XZ plane).
+pub(crate) fn stamp_modifier(
+    stamp: &TerrainStamp,
+    centre: DVec2,
+    height: f64,
+    axis_x: DVec2,
+    axis_z: DVec2,
+) -> Modifier {
+    let falloff = stamp.falloff as f64;
+    let (footprint, extent, inner) = match stamp.shape {
+        StampShape::Circle { radius } => {
+            let radius = radius as f64;
+            (
+                Footprint::Circle { centre, radius },
+                DVec2::splat(radius),
+                radius,
+            )
+        }
+        StampShape::Rect { half_extents } => {
+            let half = half_extents.as_dvec2();
+            (
+                Footprint::Rect {
+                    centre,
+                    axis_x,
+                    axis_z,
+                    half,
+                },
+                axis_x.abs() * half.x + axis_z.abs() * half.y,
+                half.min_element(),
+            )
+        }
+    };
+    let action = match stamp.op {
+        StampOp::Flatten => Action::Flatten { height },
+        StampOp::Raise(m) => Action::Raise(m as f64),
+        StampOp::Lower(m) => Action::Lower(m as f64),
+        StampOp::Crater { depth } => Action::Crater {
+            depth: depth as f64,
+            rim: 0.25 * depth as f64,
+            inner,
+        },
+    };
+    Modifier {
+        footprint,
+        falloff,
+        action,
+        clear_scatter: stamp.clear_scatter,
+        bounds: Bounds::around(centre, extent + DVec2::splat(falloff)),
+    }
+}
+
+/// The horizontal unit axes of a rotation: where it turns `x` and `z`, flattened onto the XZ
+/// plane (a tilted stamp keeps its yaw).
+pub(crate) fn flat_axes(rotation: Quat) -> (DVec2, DVec2) {
+    let flat = |v: Vec3| {
+        let v = DVec2::new(v.x as f64, v.z as f64);
+        v.try_normalize()
+    };
+    match (flat(rotation * Vec3::X), flat(rotation * Vec3::Z)) {
+        (Some(x), Some(z)) => (x, z),
+        // Turned on its side: only the yaw of the one axis still on the plane counts.
+        (Some(x), None) => (x, x.perp()),
+        (None, Some(z)) => (-z.perp(), z),
+        (None, None) => (DVec2::X, DVec2::Y),
+    }
+}
+
+/// A stamp of the config.
+fn fixed_stamp_modifier(fixed: &FixedStamp) -> Modifier {
+    let (axis_x, axis_z) = flat_axes(Quat::from_rotation_y(fixed.yaw.to_radians()));
+    let p = fixed.position.as_dvec3();
+    stamp_modifier(&fixed.stamp, DVec2::new(p.x, p.z), p.y, axis_x, axis_z)
+}
+
+/// Point `t` (0 to 1) of the uniform Catmull-Rom span from `p1` to `p2`.
+fn catmull_rom(p0: DVec3, p1: DVec3, p2: DVec3, p3: DVec3, t: f64) -> DVec3 {
+    let (t2, t3) = (t * t, t * t * t);
+    0.5 * (2.0 * p1
+        + (p2 - p0) * t
+        + (2.0 * p0 - 5.0 * p1 + 4.0 * p2 - p3) * t2
+        + (3.0 * p1 - p0 - 3.0 * p2 + p3) * t3)
+}
+
+/// `path` as segments along its curve: each span cut into pieces about as long on the ground
+/// as the path's reach (half the width plus the falloff; 4 to 24 m, at most [`MOST_PIECES`] a
+/// span).
+pub(crate) fn path_modifier(path: &TerrainPath) -> Modifier {
+    let points: Vec<DVec3> = path.points.iter().map(|p| p.as_dvec3()).collect();
+    let half_width = 0.5 * path.width as f64;
+    let falloff = path.falloff as f64;
+    let reach = half_width + falloff;
+    // Pieces as long as the reach (4 to 24 m): a sample then lies within reach of one or two.
+    let piece = reach.clamp(4.0, 24.0);
+    let mut line: Vec<DVec3> = points.first().copied().into_iter().collect();
+    for i in 0..points.len().saturating_sub(1) {
+        let at = |k: isize| points[(i as isize + k).clamp(0, points.len() as isize - 1) as usize];
+        let (p0, p1, p2, p3) = (at(-1), at(0), at(1), at(2));
+        let chord = DVec2::new(p2.x - p1.x, p2.z - p1.z).length();
+        let pieces = ((chord / piece).ceil() as usize).clamp(1, MOST_PIECES);
+        for k in 1..=pieces {
+            let t = k as f64 / pieces as f64;
+            line.push(if k == pieces {
+                p2
+            } else {
+                catmull_rom(p0, p1, p2, p3, t)
+            });
+        }
+    }
+    let segments: Vec<Segment> = line
+        .windows(2)
+        .map(|w| {
+            let (a, b) = (DVec2::new(w[0].x, w[0].z), DVec2::new(w[1].x, w[1].z));
+            Segment::new(a, b, w[0].y, w[1].y, reach)
+        })
+        .collect();
+    let bounds = segments
+        .iter()
+        .map(|s| s.bounds)
+        .reduce(Bounds::union)
+        .unwrap_or(Bounds::around(DVec2::ZERO, DVec2::ZERO));
+    let action = match path.op {
+        PathOp::Road => Action::Road,
+        PathOp::Channel { depth } => Action::Channel {
+            depth: depth as f64,
+        },
+    };
+    Modifier {
+        footprint: Footprint::Path {
+            segments,
+            half_width,
+        },
+        falloff,
+        action,
+        clear_scatter: path.clear_scatter,
+        bounds,
+    }
+}
+
+/// The config's own edits, in the order they apply: its paths, then its stamps (ones that do
+/// not validate are left out; a config in force has been validated).
+pub(crate) fn config_modifiers(config: &TerrainConfig) -> (Vec<Modifier>, Vec<Modifier>) {
+    let paths = config
+        .paths
+        .iter()
+        .enumerate()
+        .filter(|(i, p)| validate_path(&format!("paths[{i}]"), p).is_ok())
+        .map(|(_, p)| path_modifier(p))
+        .collect();
+    let stamps = config
+        .stamps
+        .iter()
+        .enumerate()
+        .filter(|(i, s)| validate_fixed_stamp(&format!("stamps[{i}]"), s).is_ok())
+        .map(|(_, s)| fixed_stamp_modifier(s))
+        .collect();
+    (paths, stamps)
+}
+
+/// A stamp of the config: its position, yaw and stamp.
+pub(crate) fn validate_fixed_stamp(field: &str, fixed: &FixedStamp) -> Result<(), ConfigError> {
+    validate_position(&format!("{field}.position"), fixed.position)?;
+    within(&format!("{field}.yaw"), fixed.yaw, -1e6, 1e6, false)?;
+    validate_stamp(&format!("{field}.stamp"), &fixed.stamp)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_path_passes_through_its_points_and_cuts_spans_by_its_width() {
+        let path = TerrainPath {
+            points: vec![
+                Vec3::new(0.0, 1.0, 0.0),
+                Vec3::new(30.0, 4.0, 0.0),
+                Vec3::new(60.0, 4.0, 30.0),
+            ],
+            width: 5.0,
+            ..TerrainPath::default()
+        };
+        let m = path_modifier(&path);
+        let Footprint::Path { segments, .. } = &m.footprint else {
+            panic!("a path");
+        };
+        // Reach 2.5 + 12 = 14.5 m: 30 m in 3 pieces, then 42.4 m in 3.
+        assert_eq!(segments.len(), 6);
+        assert_eq!((segments[0].a, segments[0].ya), (DVec2::ZERO, 1.0));
+        assert_eq!(
+            (segments[2].b, segments[2].yb),
+            (DVec2::new(30.0, 0.0), 4.0)
+        );
+        assert_eq!(segments[5].b, DVec2::new(60.0, 30.0));
+        // The curve is continuous: each segment starts where the last ended.
+        for w in segments.windows(2) {
+            assert_eq!((w[0].b, w[0].yb), (w[1].a, w[1].ya));
+        }
+    }
+
+    #[test]
+    fn bad_fields_are_named() {
+        let stamp = TerrainStamp {
+            shape: StampShape::Circle { radius: -1.0 },
+            ..TerrainStamp::default()
+        };
+        let e = validate_stamp("stamps[3].stamp", &stamp).expect_err("negative radius");
+        assert_eq!(e.field, "stamps[3].stamp.shape.radius");
+        let path = TerrainPath {
+            points: vec![Vec3::ZERO, Vec3::new(f32::NAN, 0.0, 0.0)],
+            ..TerrainPath::default()
+        };
+        let e = validate_path("paths[0]", &path).expect_err("NaN point");
+        assert_eq!(e.field, "paths[0].points[1]");
+        let lonely = TerrainPath {
+            points: vec![Vec3::ZERO],
+            ..TerrainPath::default()
+        };
+        assert_eq!(validate_path("p", &lonely).unwrap_err().field, "p.points");
+    }
+}
