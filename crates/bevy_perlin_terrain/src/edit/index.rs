@@ -220,8 +220,12 @@ impl GroundEdits {
                 Some(0..nx)
             }
         };
-        // Per row, the path segments within reach and the `x` interval of each.
-        let mut reaching: Vec<(f64, f64, u32)> = Vec::new();
+        // The samples' `x`, the same in every row.
+        let xs: Vec<f64> = (0..nx).map(|i| spec.position(0, i)).collect();
+        // Per row, the path segments within reach and the columns each can reach; per sample,
+        // its nearest segment (squared distance, segment, whether beside it).
+        let mut reaching: Vec<(Range<usize>, u32)> = Vec::new();
+        let mut nearest: Vec<(f64, u32, bool)> = Vec::new();
         for (m, segments) in &touching.modifiers {
             let modifier = &self.modifiers[*m as usize];
             let reach = modifier.reach();
@@ -242,58 +246,71 @@ impl GroundEdits {
                         continue;
                     };
                     for i in range {
-                        let p = DVec2::new(spec.position(0, i), z);
+                        let p = DVec2::new(xs[i], z);
                         (heights[i], slopes[i]) = modifier.apply(p, &[], heights[i], slopes[i]);
                     }
                     continue;
                 }
-                // A path: each sample looks only at the segments whose reach covers it (the
-                // nearest of those is the nearest of all, where any is within reach).
+                // A path: each sample's nearest segment among those whose reach covers its row
+                // slice (the nearest of those is the nearest of all, where any is within reach).
                 reaching.clear();
-                let (mut low, mut high) = (f64::INFINITY, f64::NEG_INFINITY);
+                let (mut first, mut end) = (usize::MAX, 0);
                 for &s in segments {
-                    if let Some((l, h)) = modifier
+                    let cols = modifier
                         .segment(s as usize)
                         .and_then(|seg| seg.row_interval(z, reach))
-                    {
-                        reaching.push((l, h, s));
-                        (low, high) = (low.min(l), high.max(h));
+                        .and_then(|(l, h)| columns(l, h));
+                    if let Some(cols) = cols {
+                        (first, end) = (first.min(cols.start), end.max(cols.end));
+                        reaching.push((cols, s));
                     }
                 }
-                let Some(range) = columns(low, high) else {
+                if first >= end {
                     continue;
-                };
-                for i in range {
-                    let x = spec.position(0, i);
-                    let mut candidates = [0u32; 8];
-                    let mut count = 0;
-                    for &(l, h, s) in &reaching {
-                        if x >= l && x <= h {
-                            if count == candidates.len() {
-                                // More than eight within reach (a path folded on itself): the
-                                // same answer from a list.
-                                count = usize::MAX;
-                                break;
-                            }
-                            candidates[count] = s;
-                            count += 1;
+                }
+                nearest.clear();
+                nearest.resize(end - first, (f64::INFINITY, u32::MAX, false));
+                for (cols, s) in &reaching {
+                    for i in cols.clone() {
+                        let p = DVec2::new(xs[i], z);
+                        if let Some((d2, beside)) = modifier.segment_distance2(*s, p)
+                            && d2 < nearest[i - first].0
+                        {
+                            nearest[i - first] = (d2, *s, beside);
                         }
                     }
-                    let p = DVec2::new(x, z);
-                    let many: Vec<u32>;
-                    let candidates: &[u32] = match count {
-                        0 => continue,
-                        usize::MAX => {
-                            many = reaching
-                                .iter()
-                                .filter(|(l, h, _)| x >= *l && x <= *h)
-                                .map(|&(.., s)| s)
-                                .collect();
-                            &many
+                }
+                // Runs of samples beside one segment blend in one pass, the others (past a
+                // segment's end) one at a time.
+                let mut i = first;
+                while i < end {
+                    let (_, s, beside) = nearest[i - first];
+                    let mut stop = i + 1;
+                    while stop < end && {
+                        let (_, t, b) = nearest[stop - first];
+                        t == s && b == beside
+                    } {
+                        stop += 1;
+                    }
+                    if s != u32::MAX {
+                        let run = i..stop;
+                        let blended = beside
+                            && modifier.blend_beside(
+                                s,
+                                z,
+                                &xs[run.clone()],
+                                &mut heights[run.clone()],
+                                &mut slopes[run.clone()],
+                            );
+                        if !blended {
+                            for k in run {
+                                let p = DVec2::new(xs[k], z);
+                                (heights[k], slopes[k]) =
+                                    modifier.apply(p, &[s], heights[k], slopes[k]);
+                            }
                         }
-                        n => &candidates[..n],
-                    };
-                    (heights[i], slopes[i]) = modifier.apply(p, candidates, heights[i], slopes[i]);
+                    }
+                    i = stop;
                 }
             }
         }
@@ -328,8 +345,8 @@ pub(crate) fn grid_bounds(spec: &GridSpec) -> Option<Bounds> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::TerrainStamp;
-    use super::super::resolve::stamp_modifier;
+    use super::super::resolve::{path_modifier, stamp_modifier};
+    use super::super::{PathOp, TerrainPath, TerrainStamp};
     use super::*;
 
     fn stamp_at(x: f64, z: f64) -> Modifier {
@@ -340,6 +357,74 @@ mod tests {
             DVec2::X,
             DVec2::Y,
         )
+    }
+
+    /// Heights and slopes of the plane `h = 0.3x − 0.1z + 7` over `spec`, after `edits`.
+    fn edited_plane(edits: &GroundEdits, spec: &GridSpec) -> (Vec<f32>, Vec<[f32; 2]>) {
+        let [nx, nz] = spec.size;
+        let mut heights = Vec::new();
+        for j in 0..nz {
+            for i in 0..nx {
+                let (x, z) = (spec.position(0, i), spec.position(1, j));
+                heights.push((0.3 * x - 0.1 * z + 7.0) as f32);
+            }
+        }
+        let mut slopes = vec![[0.3, -0.1]; nx * nz];
+        if let Some(region) = grid_bounds(spec) {
+            let touching = edits.touching(&region);
+            edits.apply(spec, &touching, &mut heights, &mut slopes);
+        }
+        (heights, slopes)
+    }
+
+    #[test]
+    fn a_road_over_a_grid_has_the_gradient_of_its_heights_and_a_grid_equals_its_samples() {
+        let road = TerrainPath {
+            points: vec![
+                bevy::math::Vec3::new(-40.0, 0.0, -20.0),
+                bevy::math::Vec3::new(0.0, 6.0, 5.0),
+                bevy::math::Vec3::new(40.0, 12.0, 10.0),
+            ],
+            width: 6.0,
+            falloff: 10.0,
+            ..TerrainPath::default()
+        };
+        for op in [PathOp::Road, PathOp::Channel { depth: 2.0 }] {
+            let edits = GroundEdits::new(vec![path_modifier(&TerrainPath { op, ..road.clone() })]);
+            let at = |x: f64, z: f64| {
+                let (h, g) = edited_plane(&edits, &GridSpec::new([x, z], 1.0, [1, 1]));
+                (h[0], g[0])
+            };
+            let step = 1e-3;
+            let mut changed = 0;
+            for x in [-30.0, -12.5, 0.3, 17.0, 33.0] {
+                for k in 0..220 {
+                    let z = -45.0 + 0.4 * k as f64;
+                    let (h, g) = at(x, z);
+                    changed += usize::from(h != (0.3 * x - 0.1 * z + 7.0) as f32);
+                    let dx = (at(x + step, z).0 as f64 - at(x - step, z).0 as f64) / (2.0 * step);
+                    let dz = (at(x, z + step).0 as f64 - at(x, z - step).0 as f64) / (2.0 * step);
+                    assert!(
+                        (g[0] as f64 - dx).abs() < 5e-3 && (g[1] as f64 - dz).abs() < 5e-3,
+                        "{op:?} at ({x}, {z}): gradient {g:?}, heights say [{dx}, {dz}]"
+                    );
+                }
+            }
+            assert!(changed > 100, "{op:?}: {changed} samples changed");
+            // A grid's samples are the single samples, bit for bit.
+            let spec = GridSpec::new([-33.0, -27.0], 0.75, [90, 70]);
+            let (heights, slopes) = edited_plane(&edits, &spec);
+            for j in 0..70 {
+                for i in 0..90 {
+                    let (h, g) = at(spec.position(0, i), spec.position(1, j));
+                    let k = j * 90 + i;
+                    assert_eq!(
+                        (heights[k].to_bits(), slopes[k].map(f32::to_bits)),
+                        (h.to_bits(), g.map(f32::to_bits))
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -334,6 +334,75 @@ impl Modifier {
         (h1 as f32, [g1.x as f32, g1.y as f32])
     }
 
+    /// A road or channel over the samples of one row (at `z`, their `x` in `xs`) that all lie
+    /// beside segment `s` (their projections strictly inside it): the blend of [`apply`]
+    /// (Self::apply) in one branch-free pass over the run, the height across the path from the
+    /// offset along the segment's normal. `false` (nothing done) for a stamp, a path without
+    /// falloff (whose samples go through [`apply`](Self::apply)) or an unknown segment.
+    pub fn blend_beside(
+        &self,
+        s: u32,
+        z: f64,
+        xs: &[f64],
+        heights: &mut [f32],
+        slopes: &mut [[f32; 2]],
+    ) -> bool {
+        let (Footprint::Path { half_width, .. }, Some(seg)) =
+            (&self.footprint, self.segment(s as usize))
+        else {
+            return false;
+        };
+        let (falloff, half_width) = (self.falloff, *half_width);
+        let (depth, never_raise) = match self.action {
+            Action::Road => (0.0, false),
+            Action::Channel { depth } => (depth, true),
+            _ => return false,
+        };
+        if falloff <= 0.0 {
+            return false;
+        }
+        let inv_falloff = 1.0 / falloff;
+        let u = seg.b - seg.a;
+        let rise = seg.yb - seg.ya;
+        let grad_y = rise * u * seg.inv_len2;
+        let dz = z - seg.a.y;
+        for ((&x, h), g) in xs.iter().zip(heights.iter_mut()).zip(slopes.iter_mut()) {
+            let ap = DVec2::new(x - seg.a.x, dz);
+            let t = ap.dot(u) * seg.inv_len2;
+            let offset = ap.dot(seg.normal);
+            let d = offset.abs() - half_width;
+            // The smoothstep blend: 1 on the path, 0 beyond the falloff, and its gradient.
+            let k = (d * inv_falloff).clamp(0.0, 1.0);
+            let w = 1.0 - k * k * (3.0 - 2.0 * k);
+            let dw = (-6.0 * k * (1.0 - k) * inv_falloff * offset.signum()) * seg.normal;
+            let target = seg.ya + t * rise - depth;
+            let (h0, g0) = (*h as f64, DVec2::new(g[0] as f64, g[1] as f64));
+            let h1 = h0 * (1.0 - w) + target * w;
+            let g1 = g0 * (1.0 - w) + (target - h0) * dw + w * grad_y;
+            // Beyond the falloff (and, for a channel, below its bed) the ground stays as it is.
+            let keep = d >= falloff || (never_raise && h0 <= target);
+            *h = if keep { *h } else { h1 as f32 };
+            *g = if keep { *g } else { [g1.x as f32, g1.y as f32] };
+        }
+        true
+    }
+
+    /// The squared distance from `p` to segment `s` and whether `p` lies beside it (its
+    /// projection strictly inside the segment); `None` for an unknown segment.
+    #[inline(always)]
+    pub fn segment_distance2(&self, s: u32, p: DVec2) -> Option<(f64, bool)> {
+        let seg = self.segment(s as usize)?;
+        let ap = p - seg.a;
+        let t = ap.dot(seg.b - seg.a) * seg.inv_len2;
+        Some(if t > 0.0 && t < 1.0 {
+            (ap.dot(seg.normal).powi(2), true)
+        } else if t <= 0.0 {
+            (ap.length_squared(), false)
+        } else {
+            ((p - seg.b).length_squared(), false)
+        })
+    }
+
     /// Whether `p` is on the part of the modifier where nothing grows (with `clear_scatter`):
     /// the footprint and the inner half of its falloff.
     pub fn clears(&self, p: DVec2, segments: &[u32]) -> bool {

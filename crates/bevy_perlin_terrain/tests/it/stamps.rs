@@ -1,6 +1,6 @@
 //! Stamps and paths, from a game's side: a flat site is flat at every level-0 vertex and through
 //! the sampler, only the chunks it touches are rebuilt, removing it restores the ground bit for
-//! bit; a road is level across and keeps the scatter off; stamps in a file parse, round-trip and
+//! bit, moving it rebuilds where it was and where it is; a road is level across and keeps the scatter off; stamps in a file parse, round-trip and
 //! are checked by name; bad components are left out without a panic.
 
 use crate::common::*;
@@ -305,4 +305,46 @@ fn bad_stamps_are_left_out_and_the_terrain_stays() {
     assert!(drain::<ChunkRemeshed>(&mut app).is_empty());
     assert_eq!(ground_bits(&mut app), before);
     assert!(app.world().resource::<TerrainSampler>().edits().is_empty());
+}
+
+#[test]
+fn a_moved_stamp_rebuilds_where_it_was_and_where_it_is() {
+    let (mut app, _) = app(small_config(), Vec3::new(0.0, 60.0, 0.0));
+    settle(&mut app);
+    let before = app.world().resource::<TerrainSampler>().clone();
+    let stamp = TerrainStamp {
+        shape: StampShape::Circle { radius: 20.0 },
+        falloff: 10.0,
+        op: StampOp::Raise(8.0),
+        clear_scatter: false,
+    };
+    let (a, b) = (Vec2::new(-90.0, 40.0), Vec2::new(70.0, -50.0));
+    let entity = app
+        .world_mut()
+        .spawn((stamp, Transform::from_xyz(a.x, 0.0, a.y)))
+        .id();
+    settle(&mut app);
+    let raised = |app: &App, p: Vec2| {
+        let now = app
+            .world()
+            .resource::<TerrainSampler>()
+            .height(p.x as f64, p.y as f64);
+        now - before.height(p.x as f64, p.y as f64)
+    };
+    assert!((raised(&app, a) - 8.0).abs() < 1e-4);
+    drain::<ChunkRemeshed>(&mut app);
+    if let Some(mut t) = app.world_mut().get_mut::<Transform>(entity) {
+        t.translation = Vec3::new(b.x, 0.0, b.y);
+    }
+    let (remeshed, _) = collect_until::<ChunkRemeshed>(&mut app, "the stamp moved", settled);
+    assert_eq!(raised(&app, a), 0.0);
+    assert!((raised(&app, b) - 8.0).abs() < 1e-4);
+    let on_screen: Vec<ChunkInfo> = app.world().resource::<ChunkRegistry>().iter().collect();
+    let expected: HashSet<(u8, IVec2)> = on_screen
+        .iter()
+        .filter(|c| meets(c, a, 30.0) || meets(c, b, 30.0))
+        .map(|c| (c.lod, c.coord))
+        .collect();
+    let rebuilt: HashSet<(u8, IVec2)> = remeshed.iter().map(|m| (m.lod, m.coord)).collect();
+    assert_eq!(rebuilt, expected);
 }
