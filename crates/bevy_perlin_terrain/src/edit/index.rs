@@ -271,14 +271,7 @@ impl GroundEdits {
                 nearest.clear();
                 nearest.resize(end - first, (f64::INFINITY, u32::MAX, false));
                 for (cols, s) in &reaching {
-                    for i in cols.clone() {
-                        let p = DVec2::new(xs[i], z);
-                        if let Some((d2, beside)) = modifier.segment_distance2(*s, p)
-                            && d2 < nearest[i - first].0
-                        {
-                            nearest[i - first] = (d2, *s, beside);
-                        }
-                    }
+                    modifier.offer_segment(*s, z, &xs, cols.clone(), first, &mut nearest);
                 }
                 // Runs of samples beside one segment blend in one pass, the others (past a
                 // segment's end) one at a time.

@@ -387,20 +387,53 @@ impl Modifier {
         true
     }
 
-    /// The squared distance from `p` to segment `s` and whether `p` lies beside it (its
-    /// projection strictly inside the segment); `None` for an unknown segment.
-    #[inline(always)]
-    pub fn segment_distance2(&self, s: u32, p: DVec2) -> Option<(f64, bool)> {
-        let seg = self.segment(s as usize)?;
-        let ap = p - seg.a;
-        let t = ap.dot(seg.b - seg.a) * seg.inv_len2;
-        Some(if t > 0.0 && t < 1.0 {
-            (ap.dot(seg.normal).powi(2), true)
-        } else if t <= 0.0 {
-            (ap.length_squared(), false)
+    /// Segment `s` against the samples of a row at `z` (their `x` in `xs`, indices `cols`): each
+    /// sample's squared distance to it and whether it lies beside it (projection strictly inside),
+    /// offered to `nearest` (indexed from `first`), which keeps the nearer (the earlier segment on
+    /// a tie). Where a sample lies follows from one interval per row (its projection is linear in
+    /// `x`), so the loops do not branch on it.
+    pub fn offer_segment(
+        &self,
+        s: u32,
+        z: f64,
+        xs: &[f64],
+        cols: std::ops::Range<usize>,
+        first: usize,
+        nearest: &mut [(f64, u32, bool)],
+    ) {
+        let Some(seg) = self.segment(s as usize) else {
+            return;
+        };
+        let u = seg.b - seg.a;
+        let dz = z - seg.a.y;
+        // t(x) = (x − a.x)·u.x·k + dz·u.y·k with k = 1/|u|²: the x where 0 < t < 1.
+        let beside = if seg.inv_len2 > 0.0 {
+            cut(
+                u.x * seg.inv_len2,
+                (dz * u.y - seg.a.x * u.x) * seg.inv_len2,
+                0.0,
+                1.0,
+            )
         } else {
-            ((p - seg.b).length_squared(), false)
-        })
+            None
+        };
+        for i in cols {
+            let x = xs[i];
+            let ap = DVec2::new(x - seg.a.x, dz);
+            let inside = beside.is_some_and(|(l, h)| x > l && x < h);
+            let t = ap.dot(u) * seg.inv_len2;
+            let d2 = if inside {
+                ap.dot(seg.normal).powi(2)
+            } else if t <= 0.5 {
+                ap.length_squared()
+            } else {
+                DVec2::new(x - seg.b.x, z - seg.b.y).length_squared()
+            };
+            let best = &mut nearest[i - first];
+            if d2 < best.0 {
+                *best = (d2, s, inside);
+            }
+        }
     }
 
     /// Whether `p` is on the part of the modifier where nothing grows (with `clear_scatter`):
