@@ -44,13 +44,24 @@ pub(crate) fn distance_to_square(p: DVec2, min: DVec2, size: f64) -> f64 {
 /// around `at` touches: their lowest and highest coordinates, or `None` where those leave `i32`
 /// (beyond the addressable plane, about 2³¹ cells out).
 pub(crate) fn cells_around(at: DVec2, reach: f64, size: f64) -> Option<(IVec2, IVec2)> {
-    let low = ((at - DVec2::splat(reach)) / size).floor();
-    let high = ((at + DVec2::splat(reach)) / size).floor();
+    cells_covering(&Bounds::around(at, DVec2::splat(reach)), size)
+}
+
+/// The cells of side `size` (a grid through the origin) that `bounds` touches, as
+/// [`cells_around`].
+pub(crate) fn cells_covering(bounds: &Bounds, size: f64) -> Option<(IVec2, IVec2)> {
+    let low = (bounds.min / size).floor();
+    let high = (bounds.max / size).floor();
     let range = i32::MIN as f64..=i32::MAX as f64;
     [low.x, low.y, high.x, high.y]
         .iter()
         .all(|c| range.contains(c))
         .then(|| (low.as_ivec2(), high.as_ivec2()))
+}
+
+/// How many cells the range from `low` to `high` (both included) holds.
+pub(crate) fn cell_count((low, high): (IVec2, IVec2)) -> i64 {
+    (high.x as i64 - low.x as i64 + 1) * (high.y as i64 - low.y as i64 + 1)
 }
 
 /// An axis-aligned box on the terrain's XZ plane.

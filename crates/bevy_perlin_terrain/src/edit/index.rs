@@ -3,7 +3,7 @@
 //! the others, and the pass that applies them to a grid of samples.
 
 use super::modifier::Modifier;
-use crate::space::Bounds;
+use crate::space::{Bounds, cell_count, cells_covering};
 use bevy::math::{DVec2, IVec2};
 use bevy::platform::collections::HashMap;
 use perlin_core::GridSpec;
@@ -57,17 +57,6 @@ pub struct GroundEdits {
 
 static VERSIONS: AtomicU64 = AtomicU64::new(1);
 
-/// The cells a box covers, or `None` beyond `i32`.
-fn cells_of(b: &Bounds) -> Option<(IVec2, IVec2)> {
-    let low = (b.min / CELL).floor();
-    let high = (b.max / CELL).floor();
-    let range = i32::MIN as f64..=i32::MAX as f64;
-    [low.x, low.y, high.x, high.y]
-        .iter()
-        .all(|c| range.contains(c))
-        .then(|| (low.as_ivec2(), high.as_ivec2()))
-}
-
 impl GroundEdits {
     /// The index over `modifiers` (in the order they apply).
     pub(crate) fn new(modifiers: Vec<Modifier>) -> Self {
@@ -85,7 +74,7 @@ impl GroundEdits {
             for start in (0..count).step_by(PIECE) {
                 let end = (start + PIECE).min(count);
                 let bounds = (start..end)
-                    .filter_map(|s| modifier.segment_bounds(s))
+                    .filter_map(|s| modifier.segment(s).map(|seg| seg.bounds))
                     .reduce(Bounds::union)
                     .unwrap_or(modifier.bounds);
                 items.push(Item {
@@ -98,11 +87,8 @@ impl GroundEdits {
         let mut cells: HashMap<IVec2, Vec<u32>> = HashMap::default();
         let mut large = Vec::new();
         for (k, item) in items.iter().enumerate() {
-            match cells_of(&item.bounds) {
-                Some((low, high))
-                    if (high.x as i64 - low.x as i64 + 1) * (high.y as i64 - low.y as i64 + 1)
-                        <= MOST_CELLS =>
-                {
+            match cells_covering(&item.bounds, CELL) {
+                Some((low, high)) if cell_count((low, high)) <= MOST_CELLS => {
                     for z in low.y..=high.y {
                         for x in low.x..=high.x {
                             cells.entry(IVec2::new(x, z)).or_default().push(k as u32);
@@ -147,10 +133,8 @@ impl GroundEdits {
             return Touching::default();
         }
         let mut found: Vec<u32> = Vec::new();
-        let few_cells = cells_of(region).filter(|(low, high)| {
-            (high.x as i64 - low.x as i64 + 1) * (high.y as i64 - low.y as i64 + 1)
-                <= self.items.len() as i64
-        });
+        let few_cells = cells_covering(region, CELL)
+            .filter(|&cells| cell_count(cells) <= self.items.len() as i64);
         match few_cells {
             Some((low, high)) => {
                 for z in low.y..=high.y {
@@ -178,8 +162,8 @@ impl GroundEdits {
             }
             let segments = item.segments.clone().filter(|&s| {
                 modifier
-                    .segment_bounds(s as usize)
-                    .is_some_and(|b| b.intersects(region))
+                    .segment(s as usize)
+                    .is_some_and(|seg| seg.bounds.intersects(region))
             });
             match touching.modifiers.last_mut() {
                 Some((m, list)) if *m == item.modifier => list.extend(segments),

@@ -469,14 +469,6 @@ impl Modifier {
             _ => self.falloff,
         }
     }
-
-    /// Segment `s`'s bounds, for a path.
-    pub fn segment_bounds(&self, s: usize) -> Option<Bounds> {
-        match &self.footprint {
-            Footprint::Path { segments, .. } => segments.get(s).map(|seg| seg.bounds),
-            _ => None,
-        }
-    }
 }
 
 #[cfg(test)]
