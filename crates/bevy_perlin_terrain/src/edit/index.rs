@@ -191,103 +191,39 @@ impl GroundEdits {
         slopes: &mut [[f32; 2]],
     ) {
         let [nx, nz] = spec.size;
-        let x0 = spec.position(0, 0);
         let step = spec.step[0];
-        // The samples of a row from `low` to `high` (all of them for a grid that does not run
-        // along +x).
-        let columns = |low: f64, high: f64| {
-            if step > 0.0 {
-                let first = ((low - x0) / step).floor().max(0.0);
-                let last = ((high - x0) / step).ceil().min(nx as f64 - 1.0);
-                (first <= last).then(|| first as usize..last as usize + 1)
-            } else {
-                Some(0..nx)
-            }
-        };
         // The samples' `x`, the same in every row.
         let xs: Vec<f64> = (0..nx).map(|i| spec.position(0, i)).collect();
-        // Per row, the path segments within reach and the columns each can reach; per sample,
-        // its nearest segment (squared distance, segment, whether beside it).
-        let mut reaching: Vec<(Range<usize>, u32)> = Vec::new();
-        let mut nearest: Vec<(f64, u32, bool)> = Vec::new();
+        let rows = |bounds: Bounds| {
+            (0..nz).filter_map(move |j| {
+                let z = spec.position(1, j);
+                (z >= bounds.min.y && z <= bounds.max.y).then_some((j * nx..(j + 1) * nx, z))
+            })
+        };
         for (m, segments) in &touching.modifiers {
             let modifier = &self.modifiers[*m as usize];
-            let reach = modifier.reach();
-            for j in 0..nz {
-                let z = spec.position(1, j);
-                if z < modifier.bounds.min.y || z > modifier.bounds.max.y {
-                    continue;
+            if let Some(mut pass) = modifier.path_pass(segments) {
+                for (row, z) in rows(modifier.bounds) {
+                    if let (Some(heights), Some(slopes)) =
+                        (heights.get_mut(row.clone()), slopes.get_mut(row))
+                    {
+                        pass.apply_row(z, &xs, 1.0 / step, heights, slopes);
+                    }
                 }
-                let row = j * nx;
-                let (Some(heights), Some(slopes)) = (
-                    heights.get_mut(row..row + nx),
-                    slopes.get_mut(row..row + nx),
-                ) else {
-                    continue;
-                };
-                if segments.is_empty() {
-                    let Some(range) = columns(modifier.bounds.min.x, modifier.bounds.max.x) else {
+                continue;
+            }
+            // A stamp: the samples of each row within its box.
+            let (low, high) = (modifier.bounds.min.x, modifier.bounds.max.x);
+            for (row, z) in rows(modifier.bounds) {
+                let start = row.start;
+                for (i, &x) in xs.iter().enumerate() {
+                    if x < low || x > high {
                         continue;
-                    };
-                    for i in range {
-                        let p = DVec2::new(xs[i], z);
-                        (heights[i], slopes[i]) = modifier.apply(p, &[], heights[i], slopes[i]);
                     }
-                    continue;
-                }
-                // A path: each sample's nearest segment among those whose reach covers its row
-                // slice (the nearest of those is the nearest of all, where any is within reach).
-                reaching.clear();
-                let (mut first, mut end) = (usize::MAX, 0);
-                for &s in segments {
-                    let cols = modifier
-                        .segment(s as usize)
-                        .and_then(|seg| seg.row_interval(z, reach))
-                        .and_then(|(l, h)| columns(l, h));
-                    if let Some(cols) = cols {
-                        (first, end) = (first.min(cols.start), end.max(cols.end));
-                        reaching.push((cols, s));
+                    let k = start + i;
+                    if let (Some(h), Some(g)) = (heights.get(k).copied(), slopes.get(k).copied()) {
+                        (heights[k], slopes[k]) = modifier.apply_stamp(DVec2::new(x, z), h, g);
                     }
-                }
-                if first >= end {
-                    continue;
-                }
-                nearest.clear();
-                nearest.resize(end - first, (f64::INFINITY, u32::MAX, false));
-                for (cols, s) in &reaching {
-                    modifier.offer_segment(*s, z, &xs, cols.clone(), first, &mut nearest);
-                }
-                // Runs of samples beside one segment blend in one pass, the others (past a
-                // segment's end) one at a time.
-                let mut i = first;
-                while i < end {
-                    let (_, s, beside) = nearest[i - first];
-                    let mut stop = i + 1;
-                    while stop < end && {
-                        let (_, t, b) = nearest[stop - first];
-                        t == s && b == beside
-                    } {
-                        stop += 1;
-                    }
-                    if s != u32::MAX {
-                        let run = i..stop;
-                        let blended = beside
-                            && modifier.blend_beside(
-                                s,
-                                z,
-                                &xs[run.clone()],
-                                &mut heights[run.clone()],
-                                &mut slopes[run.clone()],
-                            );
-                        if !blended {
-                            for k in run {
-                                let p = DVec2::new(xs[k], z);
-                                (heights[k], slopes[k]) =
-                                    modifier.apply(p, &[s], heights[k], slopes[k]);
-                            }
-                        }
-                    }
-                    i = stop;
                 }
             }
         }
@@ -401,6 +337,102 @@ mod tests {
                     );
                 }
             }
+        }
+    }
+
+    /// The distance from `p` to a path's centre line, by brute force over its segments.
+    fn centre_line_distance(modifier: &Modifier, p: DVec2) -> f64 {
+        (0..modifier.segment_count())
+            .filter_map(|s| modifier.segment(s))
+            .map(|seg| {
+                let ab = seg.b - seg.a;
+                let t = if ab == DVec2::ZERO {
+                    0.0
+                } else {
+                    ((p - seg.a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0)
+                };
+                p.distance(seg.a + t * ab)
+            })
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    #[test]
+    fn a_hairpin_road_blends_by_the_true_distance_to_its_centre_line_and_a_grid_equals_its_samples()
+    {
+        // Level roads (every point at 10 m) over level ground at 0: the height is 10·w(d), so
+        // it shows the distance each sample took. A hairpin whose legs lie 18 m apart (the road
+        // reaches 15 m either side, so the legs' reaches overlap), a zigzag with sharp corners,
+        // and a closed loop.
+        let level = |points: &[(f32, f32)]| TerrainPath {
+            points: points
+                .iter()
+                .map(|&(x, z)| bevy::math::Vec3::new(x, 10.0, z))
+                .collect(),
+            width: 6.0,
+            falloff: 12.0,
+            ..TerrainPath::default()
+        };
+        let roads = [
+            level(&[
+                (-40.0, -9.0),
+                (20.0, -9.0),
+                (30.0, 0.0),
+                (20.0, 9.0),
+                (-40.0, 9.0),
+            ]),
+            level(&[
+                (-40.0, -20.0),
+                (-25.0, 20.0),
+                (-10.0, -20.0),
+                (5.0, 20.0),
+                (30.0, -20.0),
+            ]),
+            level(&[
+                (-20.0, -20.0),
+                (20.0, -20.0),
+                (20.0, 20.0),
+                (-20.0, 20.0),
+                (-20.0, -20.0),
+            ]),
+        ];
+        let spec = GridSpec::new([-55.0, -38.0], 0.5, [190, 150]);
+        for road in roads {
+            let modifier = path_modifier(&road);
+            let edits = GroundEdits::new(vec![modifier.clone()]);
+            let flat = |spec: &GridSpec| {
+                let n = spec.size[0] * spec.size[1];
+                let (mut heights, mut slopes) = (vec![0.0f32; n], vec![[0.0f32; 2]; n]);
+                if let Some(region) = grid_bounds(spec) {
+                    edits.apply(spec, &edits.touching(&region), &mut heights, &mut slopes);
+                }
+                (heights, slopes)
+            };
+            let (heights, slopes) = flat(&spec);
+            let mut inside = 0;
+            for j in 0..spec.size[1] {
+                for i in 0..spec.size[0] {
+                    let p = DVec2::new(spec.position(0, i), spec.position(1, j));
+                    let d = (centre_line_distance(&modifier, p) - 3.0) / 12.0;
+                    let s = d.clamp(0.0, 1.0);
+                    let expected = 10.0 * (1.0 - s * s * (3.0 - 2.0 * s));
+                    let k = j * spec.size[0] + i;
+                    assert!(
+                        (heights[k] as f64 - expected).abs() < 1e-4,
+                        "{:?} at {p}: {} for {expected}",
+                        road.points[1],
+                        heights[k]
+                    );
+                    inside += usize::from(d <= 0.0);
+                    // And the single sample there, bit for bit.
+                    let (h, g) = flat(&GridSpec::new([p.x, p.y], 0.5, [1, 1]));
+                    assert_eq!(
+                        (h[0].to_bits(), g[0].map(f32::to_bits)),
+                        (heights[k].to_bits(), slopes[k].map(f32::to_bits)),
+                        "at {p}"
+                    );
+                }
+            }
+            assert!(inside > 1000, "{inside} samples on the road");
         }
     }
 

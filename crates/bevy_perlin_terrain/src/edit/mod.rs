@@ -23,6 +23,7 @@
 
 mod index;
 mod modifier;
+mod path;
 mod resolve;
 mod systems;
 

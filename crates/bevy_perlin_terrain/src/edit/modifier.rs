@@ -8,88 +8,9 @@
 //! and gradients follow by the product rule: flattening to `t` gives `h' = h(1 − w) + t·w` and
 //! `∇h' = ∇h(1 − w) + (t − h)∇w + w∇t`, so normals stay exact.
 
+use super::path::{PathPass, Segment};
 use crate::space::Bounds;
 use bevy::math::DVec2;
-
-/// A straight piece of a path's centre line, from `a` (height `ya`) to `b` (height `yb`), and
-/// the box within which it can matter (its reach: half the width plus the falloff).
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Segment {
-    pub a: DVec2,
-    pub b: DVec2,
-    pub ya: f64,
-    pub yb: f64,
-    pub bounds: Bounds,
-    /// The unit normal of `b − a` (zero for a point), and `1 / |b − a|²` (zero for a point).
-    normal: DVec2,
-    inv_len2: f64,
-}
-
-impl Segment {
-    /// The segment from `a` (height `ya`) to `b` (height `yb`), mattering within `reach`.
-    pub fn new(a: DVec2, b: DVec2, ya: f64, yb: f64, reach: f64) -> Self {
-        let u = b - a;
-        let len2 = u.length_squared();
-        Self {
-            a,
-            b,
-            ya,
-            yb,
-            bounds: Bounds {
-                min: a.min(b) - DVec2::splat(reach),
-                max: a.max(b) + DVec2::splat(reach),
-            },
-            normal: u.perp().normalize_or_zero(),
-            inv_len2: if len2 > 0.0 { 1.0 / len2 } else { 0.0 },
-        }
-    }
-
-    /// The `x` interval of the row at `z` within `reach` of the segment (a capsule cut by a
-    /// line: the union of the two end discs' and the middle band's cuts), widened by a
-    /// millimetre's millionth so that rounding never leaves out a segment within reach; `None`
-    /// if the row passes farther away.
-    pub fn row_interval(&self, z: f64, reach: f64) -> Option<(f64, f64)> {
-        let mut low = f64::INFINITY;
-        let mut high = f64::NEG_INFINITY;
-        for end in [self.a, self.b] {
-            let dz = z - end.y;
-            if dz.abs() <= reach {
-                let w = (reach * reach - dz * dz).max(0.0).sqrt();
-                (low, high) = (low.min(end.x - w), high.max(end.x + w));
-            }
-        }
-        // The band: 0 ≤ (p − a)·u ≤ |u|² and |(p − a) × u| ≤ reach·|u|, both linear in x.
-        let u = self.b - self.a;
-        let dz = z - self.a.y;
-        let along = cut(u.x, dz * u.y - self.a.x * u.x, 0.0, u.length_squared());
-        let beside = cut(
-            u.y,
-            -self.a.x * u.y - dz * u.x,
-            -reach * u.length(),
-            reach * u.length(),
-        );
-        if let (Some(a), Some(b), true) = (along, beside, u != DVec2::ZERO) {
-            let (l, h) = (a.0.max(b.0), a.1.min(b.1));
-            if l <= h {
-                (low, high) = (low.min(l), high.max(h));
-            }
-        }
-        let slack = 1e-9 * (1.0 + low.abs().max(high.abs()));
-        (low <= high).then_some((low - slack, high + slack))
-    }
-}
-
-/// The `x` where `c·x + k` lies in `[lo, hi]`: an interval, everything (`c = 0` and `k` in it),
-/// or nothing.
-fn cut(c: f64, k: f64, lo: f64, hi: f64) -> Option<(f64, f64)> {
-    if c > 0.0 {
-        Some(((lo - k) / c, (hi - k) / c))
-    } else if c < 0.0 {
-        Some(((hi - k) / c, (lo - k) / c))
-    } else {
-        (k >= lo && k <= hi).then_some((f64::NEG_INFINITY, f64::INFINITY))
-    }
-}
 
 /// Where a modifier's flat part is.
 #[derive(Clone, Debug, PartialEq)]
@@ -147,12 +68,10 @@ pub(crate) struct Modifier {
     pub bounds: Bounds,
 }
 
-/// The signed distance from a footprint at a point, its gradient, and for a path the centre
-/// line's height there and its gradient.
+/// The signed distance from a stamp's footprint at a point, and its gradient.
 struct Distance {
     d: f64,
     grad: DVec2,
-    line: (f64, DVec2),
 }
 
 /// The cubic smoothstep on `[0, 1]` and its derivative.
@@ -173,12 +92,10 @@ fn unit_or_zero(v: DVec2, length: f64) -> DVec2 {
 }
 
 impl Modifier {
-    /// The signed distance at `p`; for a path the nearest of `segments` (indices into its own,
-    /// ascending; the first of equals wins); `None` when none is given, or beyond a circle's
-    /// reach (where nothing changes).
+    /// The signed distance from a stamp's footprint at `p`; `None` for a path (see
+    /// [`path_pass`](Self::path_pass)) and beyond a circle's reach (where nothing changes).
     #[inline(always)]
-    fn distance(&self, p: DVec2, segments: &[u32]) -> Option<Distance> {
-        let flat = (0.0, DVec2::ZERO);
+    fn distance(&self, p: DVec2) -> Option<Distance> {
         match &self.footprint {
             Footprint::Circle { centre, radius } => {
                 let v = p - *centre;
@@ -190,7 +107,6 @@ impl Modifier {
                 Some(Distance {
                     d: r - radius,
                     grad: unit_or_zero(v, r),
-                    line: flat,
                 })
             }
             Footprint::Rect {
@@ -214,63 +130,34 @@ impl Modifier {
                 Some(Distance {
                     d: out + k.x.max(k.y).min(0.0),
                     grad: local.x * *axis_x + local.y * *axis_z,
-                    line: flat,
                 })
             }
-            Footprint::Path {
-                segments: all,
-                half_width,
-            } => {
-                let mut best: Option<(f64, &Segment, f64, DVec2, bool)> = None;
-                for &s in segments {
-                    let Some(seg) = all.get(s as usize) else {
-                        continue;
-                    };
-                    let ap = p - seg.a;
-                    let t = ap.dot(seg.b - seg.a) * seg.inv_len2;
-                    // Beside the segment the distance is the offset along its normal (no square
-                    // root); past an end, the distance to the end.
-                    let beside = t > 0.0 && t < 1.0;
-                    let along = if beside {
-                        ap.dot(seg.normal) * seg.normal
-                    } else if t <= 0.0 {
-                        ap
-                    } else {
-                        p - seg.b
-                    };
-                    let d2 = along.length_squared();
-                    if best.is_none_or(|(b, ..)| d2 < b) {
-                        best = Some((d2, seg, t.clamp(0.0, 1.0), along, beside));
-                    }
-                }
-                let (d2, seg, t, along, beside) = best?;
-                let rise = seg.yb - seg.ya;
-                // Beside the segment: the offset along its normal, and the line's height changes
-                // with the projection; past an end, the distance to the end and its height.
-                let (r, grad, grad_y) = if beside {
-                    let offset = along.dot(seg.normal);
-                    let grad_y = rise * (seg.b - seg.a) * seg.inv_len2;
-                    (offset.abs(), offset.signum() * seg.normal, grad_y)
-                } else {
-                    let r = d2.sqrt();
-                    (r, unit_or_zero(along, r), DVec2::ZERO)
-                };
-                Some(Distance {
-                    d: r - half_width,
-                    grad,
-                    line: (seg.ya + t * rise, grad_y),
-                })
-            }
+            Footprint::Path { .. } => None,
         }
     }
 
     /// The ground at `p` after this modifier, from height `h` and gradient `g` before it
-    /// (`segments`: as for [`distance`](Self::distance)). Untouched (the same bits) outside the
+    /// (`segments`: for a path, the indices of its segments to look at, ascending). Untouched
+    /// (the same bits) outside the
     /// footprint and its falloff.
-    // Always inlined: the grid pass calls it once a sample, and a call returning its tuple through
-    // memory cost a third of the time of a road's samples.
-    #[inline(always)]
+    // The grid pass calls `path_pass` and `apply_stamp` itself; this is the one-point view.
+    #[cfg(test)]
     pub fn apply(&self, p: DVec2, segments: &[u32], h: f32, g: [f32; 2]) -> (f32, [f32; 2]) {
+        match self.path_pass(segments) {
+            Some(mut pass) => {
+                let (mut h, mut g) = ([h], [g]);
+                pass.apply_row(p.y, &[p.x], 1.0, &mut h, &mut g);
+                (h[0], g[0])
+            }
+            None => self.apply_stamp(p, h, g),
+        }
+    }
+
+    /// [`apply`](Self::apply) for a stamp (a path leaves the ground as it is here).
+    // Always inlined: the grid pass calls it once a sample, and a call returning its tuple through
+    // memory cost a third of the time of a stamp's samples.
+    #[inline(always)]
+    pub fn apply_stamp(&self, p: DVec2, h: f32, g: [f32; 2]) -> (f32, [f32; 2]) {
         if let Footprint::Circle { centre, radius } = &self.footprint
             && (p - *centre).length_squared() <= radius * radius
         {
@@ -282,7 +169,7 @@ impl Modifier {
                 _ => {}
             }
         }
-        let Some(Distance { d, grad, line }) = self.distance(p, segments) else {
+        let Some(Distance { d, grad }) = self.distance(p) else {
             return (h, g);
         };
         let falloff = self.falloff;
@@ -322,127 +209,46 @@ impl Modifier {
                 };
                 (h0 + offset, g0 + slope)
             }
-            Action::Road => towards(line.0, line.1),
-            Action::Channel { depth } => {
-                let bed = line.0 - depth;
-                if h0 <= bed {
-                    return (h, g);
-                }
-                towards(bed, line.1)
-            }
+            // Paths went through their pass.
+            Action::Road | Action::Channel { .. } => return (h, g),
         };
         (h1 as f32, [g1.x as f32, g1.y as f32])
-    }
-
-    /// A road or channel over the samples of one row (at `z`, their `x` in `xs`) that all lie
-    /// beside segment `s` (their projections strictly inside it): the blend of [`apply`]
-    /// (Self::apply) in one branch-free pass over the run, the height across the path from the
-    /// offset along the segment's normal. `false` (nothing done) for a stamp, a path without
-    /// falloff (whose samples go through [`apply`](Self::apply)) or an unknown segment.
-    pub fn blend_beside(
-        &self,
-        s: u32,
-        z: f64,
-        xs: &[f64],
-        heights: &mut [f32],
-        slopes: &mut [[f32; 2]],
-    ) -> bool {
-        let (Footprint::Path { half_width, .. }, Some(seg)) =
-            (&self.footprint, self.segment(s as usize))
-        else {
-            return false;
-        };
-        let (falloff, half_width) = (self.falloff, *half_width);
-        let (depth, never_raise) = match self.action {
-            Action::Road => (0.0, false),
-            Action::Channel { depth } => (depth, true),
-            _ => return false,
-        };
-        if falloff <= 0.0 {
-            return false;
-        }
-        let inv_falloff = 1.0 / falloff;
-        let u = seg.b - seg.a;
-        let rise = seg.yb - seg.ya;
-        let grad_y = rise * u * seg.inv_len2;
-        let dz = z - seg.a.y;
-        for ((&x, h), g) in xs.iter().zip(heights.iter_mut()).zip(slopes.iter_mut()) {
-            let ap = DVec2::new(x - seg.a.x, dz);
-            let t = ap.dot(u) * seg.inv_len2;
-            let offset = ap.dot(seg.normal);
-            let d = offset.abs() - half_width;
-            // The smoothstep blend: 1 on the path, 0 beyond the falloff, and its gradient.
-            let k = (d * inv_falloff).clamp(0.0, 1.0);
-            let w = 1.0 - k * k * (3.0 - 2.0 * k);
-            let dw = (-6.0 * k * (1.0 - k) * inv_falloff * offset.signum()) * seg.normal;
-            let target = seg.ya + t * rise - depth;
-            let (h0, g0) = (*h as f64, DVec2::new(g[0] as f64, g[1] as f64));
-            let h1 = h0 * (1.0 - w) + target * w;
-            let g1 = g0 * (1.0 - w) + (target - h0) * dw + w * grad_y;
-            // Beyond the falloff (and, for a channel, below its bed) the ground stays as it is.
-            let keep = d >= falloff || (never_raise && h0 <= target);
-            *h = if keep { *h } else { h1 as f32 };
-            *g = if keep { *g } else { [g1.x as f32, g1.y as f32] };
-        }
-        true
-    }
-
-    /// Segment `s` against the samples of a row at `z` (their `x` in `xs`, indices `cols`): each
-    /// sample's squared distance to it and whether it lies beside it (projection strictly inside),
-    /// offered to `nearest` (indexed from `first`), which keeps the nearer (the earlier segment on
-    /// a tie). Where a sample lies follows from one interval per row (its projection is linear in
-    /// `x`), so the loops do not branch on it.
-    pub fn offer_segment(
-        &self,
-        s: u32,
-        z: f64,
-        xs: &[f64],
-        cols: std::ops::Range<usize>,
-        first: usize,
-        nearest: &mut [(f64, u32, bool)],
-    ) {
-        let Some(seg) = self.segment(s as usize) else {
-            return;
-        };
-        let u = seg.b - seg.a;
-        let dz = z - seg.a.y;
-        // t(x) = (x − a.x)·u.x·k + dz·u.y·k with k = 1/|u|²: the x where 0 < t < 1.
-        let beside = if seg.inv_len2 > 0.0 {
-            cut(
-                u.x * seg.inv_len2,
-                (dz * u.y - seg.a.x * u.x) * seg.inv_len2,
-                0.0,
-                1.0,
-            )
-        } else {
-            None
-        };
-        for i in cols {
-            let x = xs[i];
-            let ap = DVec2::new(x - seg.a.x, dz);
-            let inside = beside.is_some_and(|(l, h)| x > l && x < h);
-            let t = ap.dot(u) * seg.inv_len2;
-            let d2 = if inside {
-                ap.dot(seg.normal).powi(2)
-            } else if t <= 0.5 {
-                ap.length_squared()
-            } else {
-                DVec2::new(x - seg.b.x, z - seg.b.y).length_squared()
-            };
-            let best = &mut nearest[i - first];
-            if d2 < best.0 {
-                *best = (d2, s, inside);
-            }
-        }
     }
 
     /// Whether `p` is on the part of the modifier where nothing grows (with `clear_scatter`):
     /// the footprint and the inner half of its falloff.
     pub fn clears(&self, p: DVec2, segments: &[u32]) -> bool {
-        self.clear_scatter
-            && self
-                .distance(p, segments)
-                .is_some_and(|d| d.d <= 0.5 * self.falloff)
+        let d = match (&self.footprint, self.path_pass(segments)) {
+            (Footprint::Path { half_width, .. }, Some(mut pass)) => {
+                pass.distance(p).map(|r| r - half_width)
+            }
+            _ => self.distance(p).map(|d| d.d),
+        };
+        self.clear_scatter && d.is_some_and(|d| d <= 0.5 * self.falloff)
+    }
+
+    /// For a path, its pass over `segments` (indices into its own, ascending): what applies it
+    /// to a row of samples.
+    pub fn path_pass(&self, segments: &[u32]) -> Option<PathPass<'_>> {
+        let Footprint::Path {
+            segments: all,
+            half_width,
+        } = &self.footprint
+        else {
+            return None;
+        };
+        let (depth, never_raise) = match self.action {
+            Action::Channel { depth } => (depth, true),
+            _ => (0.0, false),
+        };
+        Some(PathPass::new(
+            all,
+            segments,
+            *half_width,
+            self.falloff,
+            depth,
+            never_raise,
+        ))
     }
 
     /// The number of path segments (0 for a stamp).
@@ -458,15 +264,6 @@ impl Modifier {
         match &self.footprint {
             Footprint::Path { segments, .. } => segments.get(s),
             _ => None,
-        }
-    }
-
-    /// How far from its footprint's flat part it can change the ground: for a path, half the
-    /// width plus the falloff from the centre line.
-    pub fn reach(&self) -> f64 {
-        match &self.footprint {
-            Footprint::Path { half_width, .. } => half_width + self.falloff,
-            _ => self.falloff,
         }
     }
 }
@@ -555,39 +352,6 @@ mod tests {
             ..circle(Action::Road, 10.0)
         };
         assert_gradients_match_heights(&road, &[0]);
-    }
-
-    #[test]
-    fn a_row_is_within_reach_of_a_segment_exactly_over_its_interval() {
-        let segments = [
-            (DVec2::new(-7.0, 3.0), DVec2::new(12.0, -9.0)),
-            (DVec2::new(0.0, 0.0), DVec2::new(20.0, 0.0)),
-            (DVec2::new(5.0, -10.0), DVec2::new(5.0, 10.0)),
-            (DVec2::new(1.0, 1.0), DVec2::new(1.0, 1.0)),
-        ];
-        let reach = 6.0;
-        for (a, b) in segments {
-            let seg = Segment::new(a, b, 0.0, 0.0, reach);
-            for row in -40..=40 {
-                let z = row as f64 * 0.5;
-                let interval = seg.row_interval(z, reach);
-                for col in -120..=120 {
-                    let p = DVec2::new(col as f64 * 0.25, z);
-                    let ab = b - a;
-                    let t = if ab == DVec2::ZERO {
-                        0.0
-                    } else {
-                        ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0)
-                    };
-                    let d = p.distance(a + t * ab);
-                    let inside = interval.is_some_and(|(l, h)| p.x >= l && p.x <= h);
-                    // Exact up to rounding at the edge.
-                    if (d - reach).abs() > 1e-9 {
-                        assert_eq!(inside, d < reach, "{a}–{b} at {p}: distance {d}");
-                    }
-                }
-            }
-        }
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! [`Modifier`]s in the terrain's space: the checks that keep absurd values out, the stamp's
 //! turned footprint, the path's curve cut into segments.
 
-use super::modifier::{Action, Footprint, Modifier, Segment};
+use super::modifier::{Action, Footprint, Modifier};
+use super::path::Segment;
 use super::{FixedStamp, MAX_PATH_POINTS, PathOp, StampOp, StampShape, TerrainPath, TerrainStamp};
 use crate::config::{ConfigError, TerrainConfig};
 use crate::space::Bounds;

@@ -1,0 +1,686 @@
+//! A road or channel over the samples of a grid, one row at a time.
+//!
+//! A path's centre line is a chain of straight segments. The point of it nearest a sample is
+//! either inside a segment the sample lies *beside* (its projection strictly between the ends;
+//! the distance is the offset along the segment's normal) or a vertex. A vertex is a candidate
+//! only where the sample lies beside neither of its two segments: there the segment is at least
+//! as near. So each row is cut into *parts*: for every segment the samples beside it and within
+//! reach (its band), for every vertex those within reach and beside neither neighbour. Where a
+//! sample has one part, that part is its nearest (the usual case: a run beside one segment,
+//! blended in one pass of `f32` arithmetic the compiler vectorises); where parts overlap
+//! (the inside of a bend, a hairpin), the nearest of them wins, the first in the path's order
+//! on a tie. Every cut is a comparison of the sample's own `x` with bounds that depend only on
+//! the row's `z`, so a grid and a single sample at the same place agree bit for bit.
+//!
+//! The blend is the stamps' (see `modifier.rs`): `w = 1 − S(d / falloff)` from the distance
+//! `d` beyond half the width, the height pulled towards the centre line's height there (less
+//! the depth, for a channel) with its exact gradient.
+
+use crate::space::Bounds;
+use bevy::math::{DVec2, Vec2};
+use std::ops::Range;
+
+/// A straight piece of a path's centre line, from `a` (height `ya`) to `b` (height `yb`), and
+/// the box within which it can matter (its reach: half the width plus the falloff).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Segment {
+    pub a: DVec2,
+    pub b: DVec2,
+    pub ya: f64,
+    pub yb: f64,
+    pub bounds: Bounds,
+    /// The unit normal of `b − a` (zero for a point), and `1 / |b − a|²` (zero for a point).
+    normal: DVec2,
+    inv_len2: f64,
+    /// Where a row meets it, the quotients worked out once: see [`row_cuts`](Self::row_cuts).
+    cuts: Cuts,
+}
+
+/// How a row at `z` meets a segment: `beside = (drift, span)` puts the samples beside it from
+/// `x = a.x − (z − a.y)·drift` over `span` (`None`: a segment along `z`, or a point);
+/// `near = (drift, half)` puts those within `reach` of its line `half` either side of
+/// `a.x − (z − a.y)·drift` (`None`: a segment along `x`).
+#[derive(Clone, Debug, PartialEq)]
+struct Cuts {
+    beside: Option<(f64, f64)>,
+    near: Option<(f64, f64)>,
+    reach: f64,
+}
+
+impl Segment {
+    /// The segment from `a` (height `ya`) to `b` (height `yb`), mattering within `reach`.
+    pub fn new(a: DVec2, b: DVec2, ya: f64, yb: f64, reach: f64) -> Self {
+        let u = b - a;
+        let len2 = u.length_squared();
+        let normal = u.perp().normalize_or_zero();
+        Self {
+            a,
+            b,
+            ya,
+            yb,
+            bounds: Bounds {
+                min: a.min(b) - DVec2::splat(reach),
+                max: a.max(b) + DVec2::splat(reach),
+            },
+            normal,
+            inv_len2: if len2 > 0.0 { 1.0 / len2 } else { 0.0 },
+            cuts: Cuts {
+                beside: (u.x != 0.0).then(|| (u.y / u.x, len2 / u.x)),
+                near: (normal.x != 0.0).then(|| (normal.y / normal.x, reach / normal.x.abs())),
+                reach,
+            },
+        }
+    }
+
+    /// The `x` interval (open) of the row at `z` whose samples lie beside the segment, and the
+    /// one (closed) within the reach it was made with of its line; `None` for either where the
+    /// row has none.
+    fn row_cuts(&self, z: f64) -> (Option<(f64, f64)>, Option<(f64, f64)>) {
+        let dz = z - self.a.y;
+        // Beside: 0 < t < 1 with t = ((x − a.x)·u.x + dz·u.y) / |u|².
+        let beside = match self.cuts.beside {
+            _ if self.inv_len2 == 0.0 => None,
+            Some((drift, span)) => {
+                let at0 = self.a.x - dz * drift;
+                let at1 = at0 + span;
+                Some((at0.min(at1), at0.max(at1)))
+            }
+            None => {
+                let t = dz * (self.b.y - self.a.y) * self.inv_len2;
+                (t > 0.0 && t < 1.0).then_some((f64::NEG_INFINITY, f64::INFINITY))
+            }
+        };
+        // Within reach: |(x − a.x)·n.x + dz·n.y| ≤ reach.
+        let near = match self.cuts.near {
+            Some((drift, half)) => {
+                let centre = self.a.x - dz * drift;
+                Some((centre - half, centre + half))
+            }
+            None => ((dz * self.normal.y).abs() <= self.cuts.reach)
+                .then_some((f64::NEG_INFINITY, f64::INFINITY)),
+        };
+        (beside, near)
+    }
+}
+
+/// The first index of ascending `xs` where `holds` (a test false below some `x`, true from it
+/// on), starting the search near `value`, where it turns.
+#[inline]
+fn first_where(xs: &[f64], inv_step: f64, value: f64, holds: impl Fn(f64) -> bool) -> usize {
+    let n = xs.len();
+    let guess = ((value - xs[0]) * inv_step).clamp(0.0, n as f64);
+    // NaN casts to 0.
+    let mut i = guess as usize;
+    while i > 0 && holds(xs[i - 1]) {
+        i -= 1;
+    }
+    while i < n && !holds(xs[i]) {
+        i += 1;
+    }
+    i
+}
+
+/// The columns of a row in the open interval `beside` and the closed one `near`.
+fn band_columns(xs: &[f64], inv_step: f64, beside: (f64, f64), near: (f64, f64)) -> Range<usize> {
+    let (low, high) = (beside.0.max(near.0), beside.1.min(near.1));
+    let start = first_where(xs, inv_step, low, |x| x > beside.0 && x >= near.0);
+    let end = first_where(xs, inv_step, high, |x| x >= beside.1 || x > near.1);
+    start..end.max(start)
+}
+
+/// The columns of a row in the closed interval `[low, high]`.
+fn closed_columns(xs: &[f64], inv_step: f64, (low, high): (f64, f64)) -> Range<usize> {
+    first_where(xs, inv_step, low, |x| x >= low)..first_where(xs, inv_step, high, |x| x > high)
+}
+
+/// `range` without the columns of `cut`: what lies before it and what lies after it.
+fn without(range: Range<usize>, cut: &Range<usize>) -> [Range<usize>; 2] {
+    if cut.is_empty() {
+        return [range, 0..0];
+    }
+    [
+        range.start..range.end.min(cut.start),
+        range.start.max(cut.end)..range.end,
+    ]
+}
+
+/// What a part of the centre line is: a segment (`2s`) or a vertex (`2k + 1`; vertex `k` starts
+/// segment `k`, the last ends the last). Smaller keys win ties.
+type Key = u32;
+
+/// Whether `key` names a segment (not a vertex).
+fn is_segment(key: Key) -> bool {
+    key.is_multiple_of(2)
+}
+
+/// A vertex of the centre line and the segments on either side of it (as positions in the
+/// segments the pass looks at).
+#[derive(Clone, Copy, Debug)]
+struct Vertex {
+    at: DVec2,
+    y: f64,
+    key: Key,
+    before: Option<usize>,
+    after: Option<usize>,
+}
+
+impl Vertex {
+    /// Whether the vertex can lie nearer than `seg`'s line to some sample beside `seg` within
+    /// `reach` of it (nearer, or as near, with a margin for rounding). Samples nearer a point
+    /// than a line lie inside a parabola about the point; this asks whether it dips into the
+    /// band. A vertex on the segment's line, past its ends, never does: that spares the usual
+    /// road, whose pieces are shorter than its reach, the comparisons in the lens where a
+    /// vertex's disc crosses the next segment's band.
+    fn rivals(&self, seg: &Segment, reach: f64) -> bool {
+        let u = seg.b - seg.a;
+        let length = u.length();
+        if length == 0.0 {
+            return true;
+        }
+        let along = (self.at - seg.a).dot(u) / length;
+        let across = (self.at - seg.a).dot(seg.normal).abs();
+        let gap = along - along.clamp(0.0, length);
+        // Nearer than the line at a sample `y` off it: `gap² + across² < 2·y·across`, y ≤ reach.
+        gap * gap + across * across <= 2.0 * reach * across * (1.0 + 1e-9) + 1e-9
+    }
+}
+
+/// The samples of a row (`cols`) for which part `key` is a candidate.
+#[derive(Clone, Debug)]
+struct Part {
+    cols: Range<usize>,
+    key: Key,
+}
+
+/// What the blend needs besides the geometry, in the `f32` it computes in.
+#[derive(Clone, Copy, Debug)]
+struct Blend {
+    half_width: f32,
+    falloff: f32,
+    inv_falloff: f32,
+    depth: f32,
+    /// A channel never raises the ground.
+    never_raise: bool,
+}
+
+impl Blend {
+    /// The ground `h`, `g` of `N` samples pulled towards `target` (gradient `dt`) by the weight
+    /// of their distance `d` beyond half the width, `dir` the gradient of `d` (its `x` and `z`
+    /// parts). Beyond the falloff (and, for a channel, `NEVER_RAISE`, below its bed) the ground
+    /// keeps its bits. Step by step over the lanes and without jumps, so that four lanes
+    /// vectorise; one lane gives the same bits.
+    #[inline(always)]
+    fn lanes<const N: usize, const NEVER_RAISE: bool>(
+        &self,
+        d: [f32; N],
+        dir: [[f32; N]; 2],
+        target: [f32; N],
+        dt: Vec2,
+        h: &mut [f32; N],
+        g: &mut [[f32; 2]; N],
+    ) {
+        let k: [f32; N] = std::array::from_fn(|l| (d[l] * self.inv_falloff).clamp(0.0, 1.0));
+        let w: [f32; N] = std::array::from_fn(|l| 1.0 - k[l] * k[l] * (3.0 - 2.0 * k[l]));
+        let dw: [f32; N] = std::array::from_fn(|l| -6.0 * k[l] * (1.0 - k[l]) * self.inv_falloff);
+        let h0 = *h;
+        let rest: [f32; N] = std::array::from_fn(|l| 1.0 - w[l]);
+        let lift: [f32; N] = std::array::from_fn(|l| (target[l] - h0[l]) * dw[l]);
+        // `w = 1` gives `target` exactly: `h0·0 + target`.
+        let h1: [f32; N] = std::array::from_fn(|l| h0[l] * rest[l] + target[l] * w[l]);
+        let keep: [bool; N] =
+            std::array::from_fn(|l| (d[l] >= self.falloff) | (NEVER_RAISE & (h0[l] <= target[l])));
+        for l in 0..N {
+            let g1 = [
+                g[l][0] * rest[l] + lift[l] * dir[0][l] + w[l] * dt.x,
+                g[l][1] * rest[l] + lift[l] * dir[1][l] + w[l] * dt.y,
+            ];
+            h[l] = if keep[l] { h0[l] } else { h1[l] };
+            g[l] = if keep[l] { g[l] } else { g1 };
+        }
+    }
+
+    /// [`lanes`](Self::lanes) for one sample, a road or a channel as the path is.
+    #[inline]
+    fn one(&self, d: f32, dir: Vec2, target: f32, dt: Vec2, h: &mut f32, g: &mut [f32; 2]) {
+        let (h, g) = (std::array::from_mut(h), std::array::from_mut(g));
+        let dir = [[dir.x], [dir.y]];
+        if self.never_raise {
+            self.lanes::<1, true>([d], dir, [target], dt, h, g);
+        } else {
+            self.lanes::<1, false>([d], dir, [target], dt, h, g);
+        }
+    }
+}
+
+/// Segment `s` seen from the row at `z`: the constants of the blend beside it, relative to its
+/// start (so `f32` keeps millimetres far from the origin).
+#[derive(Clone, Copy, Debug)]
+struct BandRow {
+    ax: f64,
+    /// `t = x'·tx + t0` along the segment, `offset = x'·nx + o0` across it, for `x' = x − a.x`.
+    tx: f32,
+    t0: f32,
+    o0: f32,
+    normal: Vec2,
+    /// The centre line's height at `t = 0` less the depth, its rise to `t = 1`, its gradient.
+    base: f32,
+    rise: f32,
+    grade: Vec2,
+}
+
+impl BandRow {
+    fn new(seg: &Segment, z: f64, depth: f64) -> Self {
+        let u = seg.b - seg.a;
+        let dz = z - seg.a.y;
+        let rise = seg.yb - seg.ya;
+        Self {
+            ax: seg.a.x,
+            tx: (u.x * seg.inv_len2) as f32,
+            t0: (dz * u.y * seg.inv_len2) as f32,
+            o0: (dz * seg.normal.y) as f32,
+            normal: seg.normal.as_vec2(),
+            base: (seg.ya - depth) as f32,
+            rise: rise as f32,
+            grade: (rise * u * seg.inv_len2).as_vec2(),
+        }
+    }
+
+    /// The blend at `N` samples at `x` (one lane gives the bits of four).
+    #[inline(always)]
+    fn lanes<const N: usize, const NEVER_RAISE: bool>(
+        &self,
+        blend: &Blend,
+        x: [f64; N],
+        h: &mut [f32; N],
+        g: &mut [[f32; 2]; N],
+    ) {
+        let xl: [f32; N] = std::array::from_fn(|l| (x[l] - self.ax) as f32);
+        let offset: [f32; N] = std::array::from_fn(|l| xl[l] * self.normal.x + self.o0);
+        let side: [f32; N] = std::array::from_fn(|l| 1.0f32.copysign(offset[l]));
+        blend.lanes::<N, NEVER_RAISE>(
+            std::array::from_fn(|l| offset[l].abs() - blend.half_width),
+            [
+                std::array::from_fn(|l| side[l] * self.normal.x),
+                std::array::from_fn(|l| side[l] * self.normal.y),
+            ],
+            std::array::from_fn(|l| self.base + (xl[l] * self.tx + self.t0) * self.rise),
+            self.grade,
+            h,
+            g,
+        );
+    }
+
+    /// The blend at one sample.
+    fn one(&self, blend: &Blend, x: f64, h: &mut f32, g: &mut [f32; 2]) {
+        let (h, g) = (std::array::from_mut(h), std::array::from_mut(g));
+        if blend.never_raise {
+            self.lanes::<1, true>(blend, [x], h, g);
+        } else {
+            self.lanes::<1, false>(blend, [x], h, g);
+        }
+    }
+
+    /// The blend over a run of samples beside the segment, four at a time.
+    fn apply_run(&self, blend: &Blend, xs: &[f64], heights: &mut [f32], slopes: &mut [[f32; 2]]) {
+        if blend.never_raise {
+            self.run::<true>(blend, xs, heights, slopes);
+        } else {
+            self.run::<false>(blend, xs, heights, slopes);
+        }
+    }
+
+    #[inline(always)]
+    fn run<const NEVER_RAISE: bool>(
+        &self,
+        blend: &Blend,
+        xs: &[f64],
+        heights: &mut [f32],
+        slopes: &mut [[f32; 2]],
+    ) {
+        let mut x4 = xs.chunks_exact(4);
+        let mut h4 = heights.chunks_exact_mut(4);
+        let mut g4 = slopes.chunks_exact_mut(4);
+        for ((x, h), g) in (&mut x4).zip(&mut h4).zip(&mut g4) {
+            if let (Ok(x), Ok(h), Ok(g)) = (x.try_into(), h.try_into(), g.try_into()) {
+                self.lanes::<4, NEVER_RAISE>(blend, x, h, g);
+            }
+        }
+        let rest = x4
+            .remainder()
+            .iter()
+            .zip(h4.into_remainder())
+            .zip(g4.into_remainder());
+        for ((&x, h), g) in rest {
+            let (h, g) = (std::array::from_mut(h), std::array::from_mut(g));
+            self.lanes::<1, NEVER_RAISE>(blend, [x], h, g);
+        }
+    }
+}
+
+/// The blend towards vertex `v` at the sample at `(x, z)`.
+#[inline]
+fn apply_vertex(blend: &Blend, v: &Vertex, x: f64, z: f64, h: &mut f32, g: &mut [f32; 2]) {
+    let off = Vec2::new((x - v.at.x) as f32, (z - v.at.y) as f32);
+    let r = off.length();
+    let dir = if r > 0.0 { off / r } else { Vec2::ZERO };
+    let target = (v.y - blend.depth as f64) as f32;
+    blend.one(r - blend.half_width, dir, target, Vec2::ZERO, h, g);
+}
+
+/// A part of the centre line as a row's samples see it.
+#[derive(Clone, Copy, Debug)]
+enum Nearest<'a> {
+    Beside(&'a Segment, BandRow),
+    Vertex(Vertex),
+}
+
+impl Nearest<'_> {
+    /// The squared distance from `(x, z)`: the offset across a segment, the distance to a
+    /// vertex.
+    #[inline]
+    fn distance2(&self, x: f64, z: f64) -> f64 {
+        let p = DVec2::new(x, z);
+        match self {
+            Nearest::Beside(seg, _) => {
+                let offset = (p - seg.a).dot(seg.normal);
+                offset * offset
+            }
+            Nearest::Vertex(v) => p.distance_squared(v.at),
+        }
+    }
+}
+
+/// A path's segments (those a grid's region can meet) and vertices, ready for its rows.
+pub(crate) struct PathPass<'a> {
+    segments: Vec<&'a Segment>,
+    keys: Vec<Key>,
+    vertices: Vec<Vertex>,
+    reach: f64,
+    depth: f64,
+    blend: Blend,
+    // Per row: each segment's band, the parts, and where parts overlap each sample's nearest.
+    bands: Vec<Range<usize>>,
+    parts: Vec<Part>,
+    near: Vec<(Part, Nearest<'a>)>,
+    cuts: Vec<usize>,
+}
+
+impl<'a> PathPass<'a> {
+    /// The pass of a path with `all` its segments, looking at `listed` (indices, ascending).
+    pub fn new(
+        all: &'a [Segment],
+        listed: &[u32],
+        half_width: f64,
+        falloff: f64,
+        depth: f64,
+        never_raise: bool,
+    ) -> Self {
+        let mut segments = Vec::with_capacity(listed.len());
+        let mut keys = Vec::with_capacity(listed.len());
+        let mut vertices: Vec<Vertex> = Vec::with_capacity(listed.len() + 1);
+        for &s in listed {
+            let Some(seg) = all.get(s as usize) else {
+                continue;
+            };
+            let j = segments.len();
+            segments.push(seg);
+            keys.push(2 * s);
+            match vertices.last_mut() {
+                Some(v) if v.key == 2 * s + 1 => v.after = Some(j),
+                _ => vertices.push(Vertex {
+                    at: seg.a,
+                    y: seg.ya,
+                    key: 2 * s + 1,
+                    before: None,
+                    after: Some(j),
+                }),
+            }
+            vertices.push(Vertex {
+                at: seg.b,
+                y: seg.yb,
+                key: 2 * s + 3,
+                before: Some(j),
+                after: None,
+            });
+        }
+        Self {
+            bands: vec![0..0; segments.len()],
+            segments,
+            keys,
+            vertices,
+            reach: half_width + falloff,
+            depth,
+            blend: Blend {
+                half_width: half_width as f32,
+                falloff: falloff as f32,
+                inv_falloff: (1.0 / falloff) as f32,
+                depth: depth as f32,
+                never_raise,
+            },
+            parts: Vec::new(),
+            near: Vec::new(),
+            cuts: Vec::new(),
+        }
+    }
+
+    /// Cuts the row at `z` (its samples' `x` in `xs`, ascending, about `1 / inv_step` apart)
+    /// into parts, sorted by their first column.
+    fn cut_row(&mut self, z: f64, xs: &[f64], inv_step: f64) {
+        self.parts.clear();
+        for (j, seg) in self.segments.iter().enumerate() {
+            self.bands[j] = 0..0;
+            if z < seg.bounds.min.y || z > seg.bounds.max.y {
+                continue;
+            }
+            let (Some(beside), Some(near)) = seg.row_cuts(z) else {
+                continue;
+            };
+            let band = band_columns(xs, inv_step, beside, near);
+            if !band.is_empty() {
+                self.bands[j] = band.clone();
+                self.parts.push(Part {
+                    cols: band,
+                    key: self.keys[j],
+                });
+            }
+        }
+        for v in &self.vertices {
+            let dz = z - v.at.y;
+            if dz.abs() > self.reach {
+                continue;
+            }
+            let w = (self.reach * self.reach - dz * dz).sqrt();
+            let disc = closed_columns(xs, inv_step, (v.at.x - w, v.at.x + w));
+            let empty = 0..0;
+            let before = v.before.map_or(&empty, |j| &self.bands[j]);
+            let after = v.after.map_or(&empty, |j| &self.bands[j]);
+            for piece in without(disc, before) {
+                for cols in without(piece, after) {
+                    if !cols.is_empty() {
+                        self.parts.push(Part { cols, key: v.key });
+                    }
+                }
+            }
+        }
+        // A handful of parts: insertion sort.
+        for i in 1..self.parts.len() {
+            let mut k = i;
+            while k > 0 && self.parts[k - 1].cols.start > self.parts[k].cols.start {
+                self.parts.swap(k - 1, k);
+                k -= 1;
+            }
+        }
+    }
+
+    fn segment(&self, key: Key) -> &'a Segment {
+        let j = self.keys.partition_point(|&k| k < key);
+        self.segments[j.min(self.segments.len() - 1)]
+    }
+
+    /// Part `key` as the row at `z` sees it.
+    fn nearest(&self, key: Key, z: f64) -> Option<Nearest<'a>> {
+        if is_segment(key) {
+            let seg = self.segment(key);
+            Some(Nearest::Beside(seg, BandRow::new(seg, z, self.depth)))
+        } else {
+            self.vertex(key).map(|v| Nearest::Vertex(*v))
+        }
+    }
+
+    fn vertex(&self, key: Key) -> Option<&Vertex> {
+        self.vertices.iter().find(|v| v.key == key)
+    }
+
+    /// Applies the path to the row at `z`: its samples' `x` in `xs` (ascending when `inv_step`
+    /// is positive and finite, otherwise each sample is cut on its own), their `heights` and
+    /// `slopes`.
+    pub fn apply_row(
+        &mut self,
+        z: f64,
+        xs: &[f64],
+        inv_step: f64,
+        heights: &mut [f32],
+        slopes: &mut [[f32; 2]],
+    ) {
+        if self.segments.is_empty() || xs.is_empty() {
+            return;
+        }
+        if !(inv_step > 0.0 && inv_step.is_finite()) {
+            for i in 0..xs.len() {
+                let k = i..i + 1;
+                self.apply_row(
+                    z,
+                    &xs[k.clone()],
+                    1.0,
+                    &mut heights[k.clone()],
+                    &mut slopes[k],
+                );
+            }
+            return;
+        }
+        self.cut_row(z, xs, inv_step);
+        let mut p = 0;
+        while p < self.parts.len() {
+            // A cluster: parts whose columns overlap one after another.
+            let mut end = self.parts[p].cols.end;
+            let mut q = p + 1;
+            while q < self.parts.len() && self.parts[q].cols.start < end {
+                end = end.max(self.parts[q].cols.end);
+                q += 1;
+            }
+            if q == p + 1 {
+                let Part { cols, key } = self.parts[p].clone();
+                self.apply_part(key, z, cols, xs, heights, slopes);
+            } else {
+                self.apply_cluster(p..q, z, xs, heights, slopes);
+            }
+            p = q;
+        }
+    }
+
+    /// Part `key` alone over the samples `cols`.
+    fn apply_part(
+        &self,
+        key: Key,
+        z: f64,
+        cols: Range<usize>,
+        xs: &[f64],
+        heights: &mut [f32],
+        slopes: &mut [[f32; 2]],
+    ) {
+        let (xs, heights, slopes) = (
+            &xs[cols.clone()],
+            &mut heights[cols.clone()],
+            &mut slopes[cols],
+        );
+        if is_segment(key) {
+            BandRow::new(self.segment(key), z, self.depth).apply_run(
+                &self.blend,
+                xs,
+                heights,
+                slopes,
+            );
+        } else if let Some(v) = self.vertex(key) {
+            for ((&x, h), g) in xs.iter().zip(heights).zip(slopes) {
+                apply_vertex(&self.blend, v, x, z, h, g);
+            }
+        }
+    }
+
+    /// Overlapping parts (`self.parts[range]`): cut where one starts or ends; a piece with one
+    /// part is that part's run, in the others each sample takes its nearest.
+    fn apply_cluster(
+        &mut self,
+        range: Range<usize>,
+        z: f64,
+        xs: &[f64],
+        heights: &mut [f32],
+        slopes: &mut [[f32; 2]],
+    ) {
+        let mut near = std::mem::take(&mut self.near);
+        near.clear();
+        for part in &self.parts[range] {
+            if let Some(nearest) = self.nearest(part.key, z) {
+                near.push((part.clone(), nearest));
+            }
+        }
+        let mut cuts = std::mem::take(&mut self.cuts);
+        cuts.clear();
+        cuts.extend(near.iter().flat_map(|(p, _)| [p.cols.start, p.cols.end]));
+        cuts.sort_unstable();
+        cuts.dedup();
+        let mut here: Vec<&(Part, Nearest)> = Vec::with_capacity(near.len());
+        for piece in cuts.windows(2).map(|w| w[0]..w[1]) {
+            here.clear();
+            here.extend(near.iter().filter(|(p, _)| p.cols.contains(&piece.start)));
+            // One segment, and vertices that cannot come nearer than it beside it: the
+            // segment's run.
+            let mut bands = here.iter().filter_map(|(part, n)| match n {
+                Nearest::Beside(seg, _) => Some((part, *seg)),
+                Nearest::Vertex(_) => None,
+            });
+            if let (Some((part, seg)), None) = (bands.next(), bands.next())
+                && here
+                    .iter()
+                    .all(|(_, n)| !matches!(n, Nearest::Vertex(v) if v.rivals(seg, self.reach)))
+            {
+                self.apply_part(part.key, z, piece, xs, heights, slopes);
+                continue;
+            }
+            if let [(part, _)] = here[..] {
+                self.apply_part(part.key, z, piece, xs, heights, slopes);
+                continue;
+            }
+            for i in piece {
+                let best = here.iter().min_by(|a, b| {
+                    let (da, db) = (a.1.distance2(xs[i], z), b.1.distance2(xs[i], z));
+                    da.total_cmp(&db).then(a.0.key.cmp(&b.0.key))
+                });
+                let (h, g) = (&mut heights[i], &mut slopes[i]);
+                match best {
+                    Some((_, Nearest::Beside(_, row))) => row.one(&self.blend, xs[i], h, g),
+                    Some((_, Nearest::Vertex(v))) => apply_vertex(&self.blend, v, xs[i], z, h, g),
+                    None => {}
+                }
+            }
+        }
+        drop(here);
+        self.near = near;
+        self.cuts = cuts;
+    }
+
+    /// The distance from `p` to the path's centre line (among the listed segments and their
+    /// vertices), the nearest part chosen as a grid's row chooses it; `None` beyond reach.
+    pub fn distance(&mut self, p: DVec2) -> Option<f64> {
+        if self.segments.is_empty() {
+            return None;
+        }
+        self.cut_row(p.y, &[p.x], 1.0);
+        self.parts
+            .iter()
+            .filter_map(|part| self.nearest(part.key, p.y))
+            .map(|part| part.distance2(p.x, p.y))
+            .reduce(f64::min)
+            .map(f64::sqrt)
+    }
+}
