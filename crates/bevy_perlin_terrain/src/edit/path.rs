@@ -101,6 +101,34 @@ impl Segment {
         };
         (beside, near)
     }
+
+    /// The closed `x` intervals of the row at `z` whose samples lie before the segment's start
+    /// (`t ≤ 0`) and past its end (`t ≥ 1`): what [`row_cuts`](Self::row_cuts)' beside
+    /// interval leaves on either side. A point has every sample on both.
+    fn row_ends(&self, z: f64) -> ((f64, f64), (f64, f64)) {
+        const ALL: (f64, f64) = (f64::NEG_INFINITY, f64::INFINITY);
+        const NONE: (f64, f64) = (f64::INFINITY, f64::NEG_INFINITY);
+        let dz = z - self.a.y;
+        match self.cuts.beside {
+            _ if self.inv_len2 == 0.0 => (ALL, ALL),
+            Some((drift, span)) => {
+                let at0 = self.a.x - dz * drift;
+                let at1 = at0 + span;
+                if span > 0.0 {
+                    ((f64::NEG_INFINITY, at0), (at1, f64::INFINITY))
+                } else {
+                    ((at0, f64::INFINITY), (f64::NEG_INFINITY, at1))
+                }
+            }
+            None => {
+                let t = dz * (self.b.y - self.a.y) * self.inv_len2;
+                (
+                    if t <= 0.0 { ALL } else { NONE },
+                    if t >= 1.0 { ALL } else { NONE },
+                )
+            }
+        }
+    }
 }
 
 /// The first index of ascending `xs` where `holds` (a test false below some `x`, true from it
@@ -108,9 +136,8 @@ impl Segment {
 #[inline]
 fn first_where(xs: &[f64], inv_step: f64, value: f64, holds: impl Fn(f64) -> bool) -> usize {
     let n = xs.len();
-    let guess = ((value - xs[0]) * inv_step).clamp(0.0, n as f64);
-    // NaN casts to 0.
-    let mut i = guess as usize;
+    // A cast saturates: below the first sample (and NaN) is 0.
+    let mut i = (((value - xs[0]) * inv_step) as usize).min(n);
     while i > 0 && holds(xs[i - 1]) {
         i -= 1;
     }
@@ -133,17 +160,6 @@ fn closed_columns(xs: &[f64], inv_step: f64, (low, high): (f64, f64)) -> Range<u
     first_where(xs, inv_step, low, |x| x >= low)..first_where(xs, inv_step, high, |x| x > high)
 }
 
-/// `range` without the columns of `cut`: what lies before it and what lies after it.
-fn without(range: Range<usize>, cut: &Range<usize>) -> [Range<usize>; 2] {
-    if cut.is_empty() {
-        return [range, 0..0];
-    }
-    [
-        range.start..range.end.min(cut.start),
-        range.start.max(cut.end)..range.end,
-    ]
-}
-
 /// What a part of the centre line is: a segment (`2s`) or a vertex (`2k + 1`; vertex `k` starts
 /// segment `k`, the last ends the last). Smaller keys win ties.
 type Key = u32;
@@ -156,15 +172,16 @@ fn is_segment(key: Key) -> bool {
 /// A vertex of the centre line and the segments on either side of it (as positions in the
 /// segments the pass looks at).
 #[derive(Clone, Copy, Debug)]
-struct Vertex {
+struct Vertex<'a> {
     at: DVec2,
     y: f64,
     key: Key,
-    before: Option<usize>,
-    after: Option<usize>,
+    /// The segments ending and starting here (of all the path's).
+    before: Option<&'a Segment>,
+    after: Option<&'a Segment>,
 }
 
-impl Vertex {
+impl Vertex<'_> {
     /// Whether the vertex can lie nearer than `seg`'s line to some sample beside `seg` within
     /// `reach` of it (nearer, or as near, with a margin for rounding). Samples nearer a point
     /// than a line lie inside a parabola about the point; this asks whether it dips into the
@@ -207,47 +224,52 @@ impl Blend {
     /// The ground `h`, `g` of `N` samples pulled towards `target` (gradient `dt`) by the weight
     /// of their distance `d` beyond half the width, `dir` the gradient of `d` (its `x` and `z`
     /// parts). Beyond the falloff (and, for a channel, `NEVER_RAISE`, below its bed) the ground
-    /// keeps its bits. Step by step over the lanes and without jumps, so that four lanes
-    /// vectorise; one lane gives the same bits.
+    /// keeps its bits. Each step is one operation over the `N` lanes, and the choice is made on
+    /// the bits, without a jump, so that eight lanes vectorise; one lane gives the same bits.
+    #[allow(clippy::needless_range_loop, reason = "lanes of arrays side by side")]
     #[inline(always)]
     fn lanes<const N: usize, const NEVER_RAISE: bool>(
         &self,
-        d: [f32; N],
-        dir: [[f32; N]; 2],
-        target: [f32; N],
+        d: &[f32; N],
+        dir: [&[f32; N]; 2],
+        target: &[f32; N],
         dt: Vec2,
         h: &mut [f32; N],
-        g: &mut [[f32; 2]; N],
+        g: [&mut [f32; N]; 2],
     ) {
-        let k: [f32; N] = std::array::from_fn(|l| (d[l] * self.inv_falloff).clamp(0.0, 1.0));
-        let w: [f32; N] = std::array::from_fn(|l| 1.0 - k[l] * k[l] * (3.0 - 2.0 * k[l]));
-        let dw: [f32; N] = std::array::from_fn(|l| -6.0 * k[l] * (1.0 - k[l]) * self.inv_falloff);
-        let h0 = *h;
-        let rest: [f32; N] = std::array::from_fn(|l| 1.0 - w[l]);
-        let lift: [f32; N] = std::array::from_fn(|l| (target[l] - h0[l]) * dw[l]);
-        // `w = 1` gives `target` exactly: `h0·0 + target`.
-        let h1: [f32; N] = std::array::from_fn(|l| h0[l] * rest[l] + target[l] * w[l]);
-        let keep: [bool; N] =
-            std::array::from_fn(|l| (d[l] >= self.falloff) | (NEVER_RAISE & (h0[l] <= target[l])));
+        let [gx, gz] = g;
         for l in 0..N {
-            let g1 = [
-                g[l][0] * rest[l] + lift[l] * dir[0][l] + w[l] * dt.x,
-                g[l][1] * rest[l] + lift[l] * dir[1][l] + w[l] * dt.y,
-            ];
-            h[l] = if keep[l] { h0[l] } else { h1[l] };
-            g[l] = if keep[l] { g[l] } else { g1 };
+            let k = (d[l] * self.inv_falloff).clamp(0.0, 1.0);
+            let w = 1.0 - k * k * (3.0 - 2.0 * k);
+            let dw = -6.0 * k * (1.0 - k) * self.inv_falloff;
+            let rest = 1.0 - w;
+            let lift = (target[l] - h[l]) * dw;
+            // `w = 1` gives `target` exactly: `h·0 + target`.
+            let h1 = h[l] * rest + target[l] * w;
+            let gx1 = gx[l] * rest + lift * dir[0][l] + w * dt.x;
+            let gz1 = gz[l] * rest + lift * dir[1][l] + w * dt.y;
+            let keep = (d[l] >= self.falloff) | (NEVER_RAISE & (h[l] <= target[l]));
+            // All ones where the ground keeps its bits.
+            let mask = 0u32.wrapping_sub(u32::from(keep));
+            let pick = |old: f32, new: f32| {
+                f32::from_bits((old.to_bits() & mask) | (new.to_bits() & !mask))
+            };
+            h[l] = pick(h[l], h1);
+            gx[l] = pick(gx[l], gx1);
+            gz[l] = pick(gz[l], gz1);
         }
     }
 
     /// [`lanes`](Self::lanes) for one sample, a road or a channel as the path is.
     #[inline]
     fn one(&self, d: f32, dir: Vec2, target: f32, dt: Vec2, h: &mut f32, g: &mut [f32; 2]) {
-        let (h, g) = (std::array::from_mut(h), std::array::from_mut(g));
-        let dir = [[dir.x], [dir.y]];
+        let (d, dir, target) = ([d], [[dir.x], [dir.y]], [target]);
+        let (h, [gx, gz]) = (std::array::from_mut(h), g);
+        let g = [std::array::from_mut(gx), std::array::from_mut(gz)];
         if self.never_raise {
-            self.lanes::<1, true>([d], dir, [target], dt, h, g);
+            self.lanes::<1, true>(&d, [&dir[0], &dir[1]], &target, dt, h, g);
         } else {
-            self.lanes::<1, false>([d], dir, [target], dt, h, g);
+            self.lanes::<1, false>(&d, [&dir[0], &dir[1]], &target, dt, h, g);
         }
     }
 }
@@ -285,42 +307,43 @@ impl BandRow {
         }
     }
 
-    /// The blend at `N` samples at `x` (one lane gives the bits of four).
+    /// The blend at `N` samples at `x`, their slopes' `x` and `z` parts apart (one lane gives
+    /// the bits of eight).
+    #[allow(clippy::needless_range_loop, reason = "lanes of arrays side by side")]
     #[inline(always)]
     fn lanes<const N: usize, const NEVER_RAISE: bool>(
         &self,
         blend: &Blend,
-        x: [f64; N],
+        x: &[f64; N],
         h: &mut [f32; N],
-        g: &mut [[f32; 2]; N],
+        g: [&mut [f32; N]; 2],
     ) {
-        let xl: [f32; N] = std::array::from_fn(|l| (x[l] - self.ax) as f32);
-        let offset: [f32; N] = std::array::from_fn(|l| xl[l] * self.normal.x + self.o0);
-        let side: [f32; N] = std::array::from_fn(|l| 1.0f32.copysign(offset[l]));
-        blend.lanes::<N, NEVER_RAISE>(
-            std::array::from_fn(|l| offset[l].abs() - blend.half_width),
-            [
-                std::array::from_fn(|l| side[l] * self.normal.x),
-                std::array::from_fn(|l| side[l] * self.normal.y),
-            ],
-            std::array::from_fn(|l| self.base + (xl[l] * self.tx + self.t0) * self.rise),
-            self.grade,
-            h,
-            g,
-        );
+        let (mut d, mut target) = ([0.0f32; N], [0.0f32; N]);
+        let (mut dir_x, mut dir_z) = ([0.0f32; N], [0.0f32; N]);
+        for l in 0..N {
+            let xl = (x[l] - self.ax) as f32;
+            let offset = xl * self.normal.x + self.o0;
+            let side = 1.0f32.copysign(offset);
+            d[l] = offset.abs() - blend.half_width;
+            dir_x[l] = side * self.normal.x;
+            dir_z[l] = side * self.normal.y;
+            target[l] = self.base + (xl * self.tx + self.t0) * self.rise;
+        }
+        blend.lanes::<N, NEVER_RAISE>(&d, [&dir_x, &dir_z], &target, self.grade, h, g);
     }
 
     /// The blend at one sample.
     fn one(&self, blend: &Blend, x: f64, h: &mut f32, g: &mut [f32; 2]) {
-        let (h, g) = (std::array::from_mut(h), std::array::from_mut(g));
+        let (h, [gx, gz]) = (std::array::from_mut(h), g);
+        let g = [std::array::from_mut(gx), std::array::from_mut(gz)];
         if blend.never_raise {
-            self.lanes::<1, true>(blend, [x], h, g);
+            self.lanes::<1, true>(blend, &[x], h, g);
         } else {
-            self.lanes::<1, false>(blend, [x], h, g);
+            self.lanes::<1, false>(blend, &[x], h, g);
         }
     }
 
-    /// The blend over a run of samples beside the segment, four at a time.
+    /// The blend over a run of samples beside the segment, eight at a time.
     fn apply_run(&self, blend: &Blend, xs: &[f64], heights: &mut [f32], slopes: &mut [[f32; 2]]) {
         if blend.never_raise {
             self.run::<true>(blend, xs, heights, slopes);
@@ -329,6 +352,7 @@ impl BandRow {
         }
     }
 
+    #[allow(clippy::needless_range_loop, reason = "lanes of arrays side by side")]
     #[inline(always)]
     fn run<const NEVER_RAISE: bool>(
         &self,
@@ -337,22 +361,38 @@ impl BandRow {
         heights: &mut [f32],
         slopes: &mut [[f32; 2]],
     ) {
-        let mut x4 = xs.chunks_exact(4);
-        let mut h4 = heights.chunks_exact_mut(4);
-        let mut g4 = slopes.chunks_exact_mut(4);
-        for ((x, h), g) in (&mut x4).zip(&mut h4).zip(&mut g4) {
-            if let (Ok(x), Ok(h), Ok(g)) = (x.try_into(), h.try_into(), g.try_into()) {
-                self.lanes::<4, NEVER_RAISE>(blend, x, h, g);
+        const L: usize = 8;
+        let mut x8 = xs.chunks_exact(L);
+        let mut h8 = heights.chunks_exact_mut(L);
+        let mut g8 = slopes.chunks_exact_mut(L);
+        for ((x, h), g) in (&mut x8).zip(&mut h8).zip(&mut g8) {
+            let (Ok(x), Ok(h)) = (<&[f64; L]>::try_from(x), <&mut [f32; L]>::try_from(h)) else {
+                continue;
+            };
+            let (mut gx, mut gz) = ([0.0f32; L], [0.0f32; L]);
+            for l in 0..L {
+                [gx[l], gz[l]] = g[l];
+            }
+            self.lanes::<L, NEVER_RAISE>(blend, x, h, [&mut gx, &mut gz]);
+            for l in 0..L {
+                g[l] = [gx[l], gz[l]];
             }
         }
-        let rest = x4
-            .remainder()
-            .iter()
-            .zip(h4.into_remainder())
-            .zip(g4.into_remainder());
-        for ((&x, h), g) in rest {
-            let (h, g) = (std::array::from_mut(h), std::array::from_mut(g));
-            self.lanes::<1, NEVER_RAISE>(blend, [x], h, g);
+        // The last few samples as eight lanes too, the unused ones repeating the last sample
+        // (lanes do not mix, so each sample gets the bits it would alone).
+        let (x, h, g) = (x8.remainder(), h8.into_remainder(), g8.into_remainder());
+        let n = x.len().min(h.len()).min(g.len());
+        if n == 0 {
+            return;
+        }
+        let (mut xl, mut hl) = ([x[n - 1]; L], [h[n - 1]; L]);
+        let (mut gx, mut gz) = ([g[n - 1][0]; L], [g[n - 1][1]; L]);
+        for l in 0..n {
+            (xl[l], hl[l], gx[l], gz[l]) = (x[l], h[l], g[l][0], g[l][1]);
+        }
+        self.lanes::<L, NEVER_RAISE>(blend, &xl, &mut hl, [&mut gx, &mut gz]);
+        for l in 0..n {
+            (h[l], g[l]) = (hl[l], [gx[l], gz[l]]);
         }
     }
 }
@@ -371,7 +411,7 @@ fn apply_vertex(blend: &Blend, v: &Vertex, x: f64, z: f64, h: &mut f32, g: &mut 
 #[derive(Clone, Copy, Debug)]
 enum Nearest<'a> {
     Beside(&'a Segment, BandRow),
-    Vertex(Vertex),
+    Vertex(Vertex<'a>),
 }
 
 impl Nearest<'_> {
@@ -394,15 +434,15 @@ impl Nearest<'_> {
 pub(crate) struct PathPass<'a> {
     segments: Vec<&'a Segment>,
     keys: Vec<Key>,
-    vertices: Vec<Vertex>,
+    vertices: Vec<Vertex<'a>>,
     reach: f64,
     depth: f64,
     blend: Blend,
-    // Per row: each segment's band, the parts, and where parts overlap each sample's nearest.
-    bands: Vec<Range<usize>>,
+    // Per row: the parts, and where parts overlap what each piece's samples may take.
     parts: Vec<Part>,
     near: Vec<(Part, Nearest<'a>)>,
     cuts: Vec<usize>,
+    here: Vec<usize>,
 }
 
 impl<'a> PathPass<'a> {
@@ -418,33 +458,30 @@ impl<'a> PathPass<'a> {
         let mut segments = Vec::with_capacity(listed.len());
         let mut keys = Vec::with_capacity(listed.len());
         let mut vertices: Vec<Vertex> = Vec::with_capacity(listed.len() + 1);
+        // Vertex `k` ends segment `k − 1` and starts segment `k`.
+        let vertex = |k: usize| {
+            let seg = all.get(k).or_else(|| all.get(k.wrapping_sub(1)));
+            seg.map(|seg| Vertex {
+                at: if k < all.len() { seg.a } else { seg.b },
+                y: if k < all.len() { seg.ya } else { seg.yb },
+                key: 2 * k as Key + 1,
+                before: k.checked_sub(1).and_then(|i| all.get(i)),
+                after: all.get(k),
+            })
+        };
         for &s in listed {
             let Some(seg) = all.get(s as usize) else {
                 continue;
             };
-            let j = segments.len();
             segments.push(seg);
             keys.push(2 * s);
-            match vertices.last_mut() {
-                Some(v) if v.key == 2 * s + 1 => v.after = Some(j),
-                _ => vertices.push(Vertex {
-                    at: seg.a,
-                    y: seg.ya,
-                    key: 2 * s + 1,
-                    before: None,
-                    after: Some(j),
-                }),
+            for k in [s as usize, s as usize + 1] {
+                if vertices.last().is_none_or(|v| v.key < 2 * k as Key + 1) {
+                    vertices.extend(vertex(k));
+                }
             }
-            vertices.push(Vertex {
-                at: seg.b,
-                y: seg.yb,
-                key: 2 * s + 3,
-                before: Some(j),
-                after: None,
-            });
         }
         Self {
-            bands: vec![0..0; segments.len()],
             segments,
             keys,
             vertices,
@@ -460,6 +497,7 @@ impl<'a> PathPass<'a> {
             parts: Vec::new(),
             near: Vec::new(),
             cuts: Vec::new(),
+            here: Vec::new(),
         }
     }
 
@@ -467,39 +505,47 @@ impl<'a> PathPass<'a> {
     /// into parts, sorted by their first column.
     fn cut_row(&mut self, z: f64, xs: &[f64], inv_step: f64) {
         self.parts.clear();
-        for (j, seg) in self.segments.iter().enumerate() {
-            self.bands[j] = 0..0;
+        for (seg, &key) in self.segments.iter().zip(&self.keys) {
             if z < seg.bounds.min.y || z > seg.bounds.max.y {
                 continue;
             }
             let (Some(beside), Some(near)) = seg.row_cuts(z) else {
                 continue;
             };
-            let band = band_columns(xs, inv_step, beside, near);
-            if !band.is_empty() {
-                self.bands[j] = band.clone();
-                self.parts.push(Part {
-                    cols: band,
-                    key: self.keys[j],
-                });
+            let cols = band_columns(xs, inv_step, beside, near);
+            if !cols.is_empty() {
+                self.parts.push(Part { cols, key });
             }
         }
+        // A vertex is nearest only where a sample lies past the end of the segment before it
+        // and before the start of the one after it (elsewhere a point of those is as near): a
+        // thin wedge on the outside of a bend, a cap at the path's ends.
         for v in &self.vertices {
             let dz = z - v.at.y;
             if dz.abs() > self.reach {
                 continue;
             }
+            let (mut low, mut high) = (f64::NEG_INFINITY, f64::INFINITY);
+            for (l, h) in [
+                v.before.map(|seg| seg.row_ends(z).1),
+                v.after.map(|seg| seg.row_ends(z).0),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                (low, high) = (low.max(l), high.min(h));
+            }
+            if low > high {
+                continue;
+            }
             let w = (self.reach * self.reach - dz * dz).sqrt();
-            let disc = closed_columns(xs, inv_step, (v.at.x - w, v.at.x + w));
-            let empty = 0..0;
-            let before = v.before.map_or(&empty, |j| &self.bands[j]);
-            let after = v.after.map_or(&empty, |j| &self.bands[j]);
-            for piece in without(disc, before) {
-                for cols in without(piece, after) {
-                    if !cols.is_empty() {
-                        self.parts.push(Part { cols, key: v.key });
-                    }
-                }
+            let (low, high) = (low.max(v.at.x - w), high.min(v.at.x + w));
+            if low > high {
+                continue;
+            }
+            let cols = closed_columns(xs, inv_step, (low, high));
+            if !cols.is_empty() {
+                self.parts.push(Part { cols, key: v.key });
             }
         }
         // A handful of parts: insertion sort.
@@ -527,7 +573,7 @@ impl<'a> PathPass<'a> {
         }
     }
 
-    fn vertex(&self, key: Key) -> Option<&Vertex> {
+    fn vertex(&self, key: Key) -> Option<&Vertex<'a>> {
         self.vertices.iter().find(|v| v.key == key)
     }
 
@@ -629,30 +675,30 @@ impl<'a> PathPass<'a> {
         cuts.extend(near.iter().flat_map(|(p, _)| [p.cols.start, p.cols.end]));
         cuts.sort_unstable();
         cuts.dedup();
-        let mut here: Vec<&(Part, Nearest)> = Vec::with_capacity(near.len());
+        let mut here_at = std::mem::take(&mut self.here);
         for piece in cuts.windows(2).map(|w| w[0]..w[1]) {
-            here.clear();
-            here.extend(near.iter().filter(|(p, _)| p.cols.contains(&piece.start)));
+            here_at.clear();
+            here_at.extend((0..near.len()).filter(|&k| near[k].0.cols.contains(&piece.start)));
+            let here = || here_at.iter().map(|&k| &near[k]);
             // One segment, and vertices that cannot come nearer than it beside it: the
             // segment's run.
-            let mut bands = here.iter().filter_map(|(part, n)| match n {
+            let mut bands = here().filter_map(|(part, n)| match n {
                 Nearest::Beside(seg, _) => Some((part, *seg)),
                 Nearest::Vertex(_) => None,
             });
             if let (Some((part, seg)), None) = (bands.next(), bands.next())
-                && here
-                    .iter()
+                && here()
                     .all(|(_, n)| !matches!(n, Nearest::Vertex(v) if v.rivals(seg, self.reach)))
             {
                 self.apply_part(part.key, z, piece, xs, heights, slopes);
                 continue;
             }
-            if let [(part, _)] = here[..] {
-                self.apply_part(part.key, z, piece, xs, heights, slopes);
+            if let [k] = here_at[..] {
+                self.apply_part(near[k].0.key, z, piece, xs, heights, slopes);
                 continue;
             }
             for i in piece {
-                let best = here.iter().min_by(|a, b| {
+                let best = here().min_by(|a, b| {
                     let (da, db) = (a.1.distance2(xs[i], z), b.1.distance2(xs[i], z));
                     da.total_cmp(&db).then(a.0.key.cmp(&b.0.key))
                 });
@@ -664,7 +710,7 @@ impl<'a> PathPass<'a> {
                 }
             }
         }
-        drop(here);
+        self.here = here_at;
         self.near = near;
         self.cuts = cuts;
     }
