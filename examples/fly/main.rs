@@ -22,6 +22,9 @@
 //! sets the view distance for the picture. `TERRAIN_COMPARE_SCATTER=1` logs the frame time with the scatter instances
 //! hidden, then shown.
 //!
+//! Frame-time mode (`frames.rs`): `TERRAIN_FRAME_TIMES=out.txt` draws into an image instead
+//! of a window and writes the frame times of the horizon, standing and flying.
+//!
 //! Tab opens the settings panel (`panel.rs`): every field of the config on sliders, applied
 //! live; save writes `assets/terrain/NAME.terrain.ron`, load picks any file there; a minimap
 //! shows the ground around the camera. `TERRAIN_SHOT=panel` takes the screenshot with it open.
@@ -29,15 +32,19 @@
 //! The presets' scatter layers (`trees`, `rocks`, `grass`, `shrubs`) are drawn with meshes made
 //! here from Bevy primitives, registered in [`ScatterLooks`]; G hides or shows them.
 
+use bevy::app::ScheduleRunnerPlugin;
 use bevy::camera::Hdr;
 use bevy::camera_controller::free_camera::{FreeCamera, FreeCameraPlugin};
 use bevy::diagnostic::{DiagnosticsStore, FrameTimeDiagnosticsPlugin};
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
-use bevy::window::WindowResolution;
+use bevy::window::{ExitCondition, WindowResolution};
+use bevy::winit::WinitPlugin;
 use bevy_perlin_terrain::prelude::*;
+use std::time::Duration;
 use support::{ScreenshotPlugin, ScreenshotRun};
 
+mod frames;
 mod panel;
 #[path = "../support/mod.rs"]
 mod support;
@@ -69,16 +76,35 @@ fn main() -> AppExit {
         Ok("vertex-colours") => TerrainLook::VertexColours,
         _ => TerrainLook::Material,
     };
-    let mut app = App::new();
-    app.add_plugins((
-        DefaultPlugins.set(WindowPlugin {
+    let frame_times = frames::output_path();
+    let window = if frame_times.is_some() {
+        // Frame-time mode draws into an image: no window, no windowing system.
+        WindowPlugin {
+            primary_window: None,
+            exit_condition: ExitCondition::DontExit,
+            ..default()
+        }
+    } else {
+        WindowPlugin {
             primary_window: Some(Window {
                 title: "bevy_perlin_terrain: fly".into(),
                 resolution: WindowResolution::new(1280, 720),
                 ..default()
             }),
             ..default()
-        }),
+        }
+    };
+    let mut defaults = DefaultPlugins.set(window);
+    if frame_times.is_some() {
+        defaults = defaults.disable::<WinitPlugin>();
+    }
+    let mut app = App::new();
+    if frame_times.is_some() {
+        // Without winit, a loop that draws frames back to back.
+        app.add_plugins(ScheduleRunnerPlugin::run_loop(Duration::ZERO));
+    }
+    app.add_plugins((
+        defaults,
         FreeCameraPlugin,
         FrameTimeDiagnosticsPlugin::default(),
         PerlinTerrainPlugin::from_asset(preset_path(preset)).with_look(look),
@@ -106,7 +132,9 @@ fn main() -> AppExit {
         )
             .after(TerrainSystems::Upload),
     );
-    if let Some(path) = screenshot {
+    if let Some(path) = frame_times {
+        app.add_plugins(frames::FrameTimesPlugin { path });
+    } else if let Some(path) = screenshot {
         let shot = std::env::var("TERRAIN_SHOT").ok();
         app.add_plugins(ScreenshotPlugin { path })
             .insert_resource(ScriptedFlight::new(shot.as_deref()))

@@ -166,25 +166,35 @@ fn raise_budgets(
     let view: Option<f32> = std::env::var("TERRAIN_VIEW")
         .ok()
         .and_then(|v| v.parse().ok());
-    let raise = |config: &mut TerrainConfig| {
+    *done = edit_config(&mut source, &mut configs, |config| {
         config.max_uploads_per_frame = 32;
         config.max_tasks_in_flight = 32;
         if let Some(view) = view {
             config.view_distance = view;
         }
-    };
-    match &mut *source {
-        TerrainConfigSource::Asset(handle) => {
-            if let Some(mut config) = configs.get_mut(handle.id()) {
-                raise(&mut config);
-                *done = true;
+    });
+}
+
+/// Edits the config the terrain uses, where it is already at hand (an asset loaded, or a
+/// fixed config); `false` while it is still loading.
+pub fn edit_config(
+    source: &mut TerrainConfigSource,
+    configs: &mut Assets<TerrainConfig>,
+    edit: impl FnOnce(&mut TerrainConfig),
+) -> bool {
+    match source {
+        TerrainConfigSource::Asset(handle) => match configs.get_mut(handle.id()) {
+            Some(mut config) => {
+                edit(&mut config);
+                true
             }
-        }
+            None => false,
+        },
         TerrainConfigSource::Fixed(config) => {
-            raise(config);
-            *done = true;
+            edit(config);
+            true
         }
-        TerrainConfigSource::Path(_) => {}
+        TerrainConfigSource::Path(_) => false,
     }
 }
 
