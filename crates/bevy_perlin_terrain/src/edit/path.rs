@@ -169,8 +169,8 @@ fn is_segment(key: Key) -> bool {
     key.is_multiple_of(2)
 }
 
-/// A vertex of the centre line and the segments on either side of it (as positions in the
-/// segments the pass looks at).
+/// A vertex of the centre line and the segments on either side of it (among all the path's,
+/// whether the pass looks at them or not: their ends bound the vertex's wedge).
 #[derive(Clone, Copy, Debug)]
 struct Vertex<'a> {
     at: DVec2,
