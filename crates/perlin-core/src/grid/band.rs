@@ -265,8 +265,10 @@ impl BandLayer<'_> {
         }
     }
 
-    /// One band: rows `rows` in lattice row `y0`. Each block of columns computes its constants
-    /// once, then walks down the band's rows.
+    /// One band: rows `rows` in lattice row `y0`. Columns go in groups of [`group`] blocks:
+    /// each block of a group computes its constants once, then the group walks down the band's
+    /// rows together (one row's `ty` and curve serve every block of the group). The blocks
+    /// left over, and a last block that runs past the caller's row, walk alone.
     #[inline(always)]
     fn band<S: Simd, const BASE: u8, const MODE: u8, const SLOPES: bool, const FINISH: bool>(
         &mut self,
@@ -274,34 +276,49 @@ impl BandLayer<'_> {
         rows: Range<usize>,
         y0: i64,
     ) {
-        let (lanes, width) = (S::LANES, self.sums.width);
-        let ax = self.columns;
-        let amplitude = s.splat(self.weights.amplitude);
-        let amplitude_frequency = s.splat(self.weights.amplitude_frequency);
-        // The band's part of everything the rows loop reads, sliced once: the loop below then
-        // only checks that a block lies inside a row.
+        let width = self.sums.width;
+        // The band's part of everything the rows loop reads, sliced once.
         let ry = self.rows;
-        let (frac, fade, dfade) = (
-            &ry.frac[rows.clone()],
-            &ry.fade[rows.clone()],
-            &ry.dfade[rows.clone()],
-        );
+        let curve = RowCurve {
+            frac: &ry.frac[rows.clone()],
+            fade: &ry.fade[rows.clone()],
+            dfade: &ry.dfade[rows.clone()],
+        };
         let band = self.sums.at(rows.start, 0)..self.sums.at(rows.end, 0);
-        let value = &mut self.sums.value[band.clone()];
         let (dx, dy) = if SLOPES {
-            (&mut self.sums.dx[band.clone()], &mut self.sums.dy[band])
+            (
+                &mut self.sums.dx[band.clone()],
+                &mut self.sums.dy[band.clone()],
+            )
         } else {
             (&mut [][..], &mut [][..])
         };
-        let fresh = self.sums.fresh;
         // Finishing: the caller's rows of the band, and the scale.
         let (scale, finished, finished_width) = match &mut self.finish {
             Some((scale, to)) if FINISH => {
                 let first = (rows.start - self.sums.rows.start) * to.width;
                 let last = (rows.end - self.sums.rows.start) * to.width;
-                (s.splat(*scale), &mut to.rows[first..last], to.width)
+                (*scale, &mut to.rows[first..last], to.width)
             }
-            _ => (s.splat(1.0), &mut [][..], 0),
+            _ => (1.0, &mut [][..], 0),
+        };
+        // A finishing layer into fresh sums (the only octave) reads none: the strip may hold
+        // none.
+        let value = if FINISH && self.sums.fresh {
+            &mut [][..]
+        } else {
+            &mut self.sums.value[band]
+        };
+        let mut walk = Walk {
+            value,
+            dx,
+            dy,
+            width,
+            finished,
+            finished_width,
+            amplitude: s.splat(self.weights.amplitude),
+            amplitude_frequency: s.splat(self.weights.amplitude_frequency),
+            scale: s.splat(scale),
         };
         let taps = TapRows::of(
             self.layout,
@@ -312,66 +329,302 @@ impl BandLayer<'_> {
             self.base,
             y0,
         );
-        let (frac_x, fade_x, dfade_x) = (&ax.frac[..width], &ax.fade[..width], &ax.dfade[..width]);
-        for c in (0..width / lanes).map(|b| b * lanes) {
-            let tx = s.load(&frac_x[c..]);
-            let u = s.load(&fade_x[c..]);
-            let du = s.load(&dfade_x[c..]);
-            let k = match BASE {
-                PERLIN => {
-                    let g = taps.corners::<S, 8>(s, c, y0, PERLIN_TAPS);
-                    perlin_constants(s, g, tx, u, du)
-                }
-                VALUE => {
-                    let v = taps.corners::<S, 4>(s, c, y0, VALUE_TAPS);
-                    value_constants(s, v, u, du)
-                }
-                _ => {
-                    let v = taps.corners::<S, 16>(s, c, y0, CUBIC_TAPS);
-                    cubic_constants(s, v, tx)
-                }
-            };
-            // Sample (row r, column c) of the band is at `r · width + c` in the sums, and at
-            // `r · finished_width + c` in the caller's rows.
-            let mut at = c;
-            let mut row = 0;
-            for ((&ty, &v), &dv) in frac.iter().zip(fade).zip(dfade) {
-                if FINISH {
-                    let [n, ..] = sample(k, s.splat(ty), s.splat(v), s.splat(dv));
+        // Groups end inside the padded row, and inside the caller's row when finishing.
+        let reach = if FINISH {
+            finished_width.min(width)
+        } else {
+            width
+        };
+        let columns = BandColumns {
+            taps: &taps,
+            axis: self.columns,
+            y0,
+            curve,
+            width,
+            reach,
+        };
+        // The only octave, of weight 1, finished at scale 1: its terms are the values.
+        let unit = FINISH && self.weights.amplitude == 1.0 && scale == 1.0;
+        match (self.sums.fresh, unit) {
+            (true, true) => columns.walk::<S, BASE, MODE, SLOPES, FINISH, true, true>(s, &mut walk),
+            (true, false) => {
+                columns.walk::<S, BASE, MODE, SLOPES, FINISH, true, false>(s, &mut walk)
+            }
+            (false, _) => columns.walk::<S, BASE, MODE, SLOPES, FINISH, false, false>(s, &mut walk),
+        }
+    }
+}
+
+/// The columns of one band, and what their constants come from.
+struct BandColumns<'a> {
+    taps: &'a TapRows<'a>,
+    axis: &'a Axis,
+    y0: i64,
+    curve: RowCurve<'a>,
+    /// Padded samples per row.
+    width: usize,
+    /// Where groups of blocks must end: the padded row, or the caller's row when finishing.
+    reach: usize,
+}
+
+impl BandColumns<'_> {
+    /// Every block of the band's columns, in groups where they fit (see [`group`]).
+    #[inline(always)]
+    fn walk<
+        S: Simd,
+        const BASE: u8,
+        const MODE: u8,
+        const SLOPES: bool,
+        const FINISH: bool,
+        const FRESH: bool,
+        const UNIT: bool,
+    >(
+        &self,
+        s: S,
+        walk: &mut Walk<S>,
+    ) {
+        let lanes = S::LANES;
+        let stride = group::<S>(SLOPES) * lanes;
+        let grouped = self.reach / stride * stride;
+        if FINISH {
+            // The blocks past the groups first, right to left: a row's lanes past the caller's
+            // row land on the next row's first columns, which the blocks left of it and the
+            // groups write afterwards (see `Walk::finish_alone`).
+            for c in (grouped..self.reach).step_by(lanes).rev() {
+                let k = self.constants::<S, BASE, UNIT>(s, c);
+                walk.finish_alone::<MODE, FRESH, UNIT>(s, c, k, self.curve);
+            }
+        }
+        for c in (0..grouped).step_by(stride) {
+            match group::<S>(SLOPES) {
+                1 => walk.rows::<MODE, SLOPES, FINISH, FRESH, UNIT, 1>(
+                    s,
+                    c,
+                    [self.constants::<S, BASE, UNIT>(s, c)],
+                    self.curve,
+                ),
+                2 => walk.rows::<MODE, SLOPES, FINISH, FRESH, UNIT, 2>(
+                    s,
+                    c,
+                    [
+                        self.constants::<S, BASE, UNIT>(s, c),
+                        self.constants::<S, BASE, UNIT>(s, c + lanes),
+                    ],
+                    self.curve,
+                ),
+                _ => walk.rows::<MODE, SLOPES, FINISH, FRESH, UNIT, 4>(
+                    s,
+                    c,
+                    [
+                        self.constants::<S, BASE, UNIT>(s, c),
+                        self.constants::<S, BASE, UNIT>(s, c + lanes),
+                        self.constants::<S, BASE, UNIT>(s, c + 2 * lanes),
+                        self.constants::<S, BASE, UNIT>(s, c + 3 * lanes),
+                    ],
+                    self.curve,
+                ),
+            }
+        }
+        if !FINISH {
+            for c in (grouped..self.width).step_by(lanes) {
+                let k = [self.constants::<S, BASE, UNIT>(s, c)];
+                walk.rows::<MODE, SLOPES, FINISH, FRESH, UNIT, 1>(s, c, k, self.curve);
+            }
+        }
+    }
+
+    /// The constants of the block at column `c`. For a `UNIT` layer, `T0 + 0`: then no sample
+    /// is −0, and each is already what `n · 1 + 0` would round to (the sign of a zero `T0`
+    /// matters only where `ty · T1` is zero too, and there only to the sign of a zero sample).
+    #[inline(always)]
+    fn constants<S: Simd, const BASE: u8, const UNIT: bool>(&self, s: S, c: usize) -> [S::F; 8] {
+        let mut k = self.taps.constants::<S, BASE>(s, self.axis, c, self.y0);
+        if UNIT {
+            k[0] = k[0] + s.splat(0.0);
+        }
+        k
+    }
+}
+
+/// A band's rows of the per-row curve: offset `ty`, curve `v(ty)` and its slope.
+#[derive(Clone, Copy)]
+struct RowCurve<'a> {
+    frac: &'a [f32],
+    fade: &'a [f32],
+    dfade: &'a [f32],
+}
+
+/// Blocks of columns a band walks down at once: as many as keep their constants (four
+/// registers a block, eight with slopes) in registers beside the row's numbers.
+#[inline(always)]
+const fn group<S: Simd>(slopes: bool) -> usize {
+    let per_block = if slopes { 8 } else { 4 };
+    let blocks = S::REGISTERS / (2 * per_block);
+    if blocks >= 4 {
+        4
+    } else if blocks >= 2 {
+        2
+    } else {
+        1
+    }
+}
+
+/// Where a band's samples go, and the layer's weights.
+struct Walk<'a, S: Simd> {
+    /// The sums of the band's rows, `width` apart.
+    value: &'a mut [f32],
+    dx: &'a mut [f32],
+    dy: &'a mut [f32],
+    width: usize,
+    /// When finishing: the caller's rows of the band, `finished_width` apart.
+    finished: &'a mut [f32],
+    finished_width: usize,
+    amplitude: S::F,
+    amplitude_frequency: S::F,
+    scale: S::F,
+}
+
+impl<S: Simd> Walk<'_, S> {
+    /// Walks `N` blocks of columns from column `c` down the band's rows, with the blocks'
+    /// constants `k`. When finishing, the blocks lie inside the caller's row.
+    #[inline(always)]
+    fn rows<
+        const MODE: u8,
+        const SLOPES: bool,
+        const FINISH: bool,
+        const FRESH: bool,
+        const UNIT: bool,
+        const N: usize,
+    >(
+        &mut self,
+        s: S,
+        c: usize,
+        k: [[S::F; 8]; N],
+        curve: RowCurve,
+    ) {
+        let lanes = S::LANES;
+        let span = c..c + N * lanes;
+        let amplitude = self.amplitude;
+        if FINISH && FRESH {
+            // The only octave: no sums to read.
+            let (scale, zero) = (self.scale, s.splat(0.0));
+            let out = self.finished.chunks_exact_mut(self.finished_width.max(1));
+            for ((&ty, &v), out) in curve.frac.iter().zip(curve.fade).zip(out) {
+                let (ty, v) = (s.splat(ty), s.splat(v));
+                for (b, k) in k.iter().enumerate() {
+                    let [n, ..] = sample(*k, ty, v, v);
                     let (shaped, _) = shape::<S, MODE>(s, n);
-                    let sum = total(s, &value[at..], shaped, amplitude, fresh);
-                    let to = &mut finished[row..row + finished_width];
-                    store_unpadded::<S>(sum * scale, to, c);
-                    row += finished_width;
-                } else if SLOPES {
-                    let [n, dn_dx, dn_dy] = sample(k, s.splat(ty), s.splat(v), s.splat(dv));
+                    let value = if UNIT {
+                        shaped
+                    } else {
+                        shaped.mul_add(amplitude, zero) * scale
+                    };
+                    value.store(&mut out[span.clone()][b * lanes..]);
+                }
+            }
+        } else if FINISH {
+            let scale = self.scale;
+            let rows = self.value.chunks_exact(self.width);
+            let out = self.finished.chunks_exact_mut(self.finished_width.max(1));
+            for ((&ty, &v), (sums, out)) in curve.frac.iter().zip(curve.fade).zip(rows.zip(out)) {
+                let (ty, v) = (s.splat(ty), s.splat(v));
+                let sums = &sums[span.clone()];
+                for (b, k) in k.iter().enumerate() {
+                    let [n, ..] = sample(*k, ty, v, v);
+                    let (shaped, _) = shape::<S, MODE>(s, n);
+                    let sum = total::<S, FRESH>(s, &sums[b * lanes..], shaped, amplitude);
+                    (sum * scale).store(&mut out[span.clone()][b * lanes..]);
+                }
+            }
+        } else if SLOPES {
+            let amplitude_frequency = self.amplitude_frequency;
+            let rows = self
+                .value
+                .chunks_exact_mut(self.width)
+                .zip(self.dx.chunks_exact_mut(self.width))
+                .zip(self.dy.chunks_exact_mut(self.width));
+            let curve = curve.frac.iter().zip(curve.fade).zip(curve.dfade);
+            for (((&ty, &v), &dv), ((value, dx), dy)) in curve.zip(rows) {
+                let (ty, v, dv) = (s.splat(ty), s.splat(v), s.splat(dv));
+                let (value, dx, dy) = (
+                    &mut value[span.clone()],
+                    &mut dx[span.clone()],
+                    &mut dy[span.clone()],
+                );
+                for (b, k) in k.iter().enumerate() {
+                    let at = b * lanes;
+                    let [n, dn_dx, dn_dy] = sample(*k, ty, v, dv);
                     let (shaped, slope) = shape::<S, MODE>(s, n);
                     let kk = slope * amplitude_frequency;
-                    add(s, &mut value[at..], shaped, amplitude, fresh);
-                    add(s, &mut dx[at..], dn_dx, kk, fresh);
-                    add(s, &mut dy[at..], dn_dy, kk, fresh);
-                } else {
-                    let [n, ..] = sample(k, s.splat(ty), s.splat(v), s.splat(dv));
-                    let (shaped, _) = shape::<S, MODE>(s, n);
-                    add(s, &mut value[at..], shaped, amplitude, fresh);
+                    add::<S, FRESH>(s, &mut value[at..], shaped, amplitude);
+                    add::<S, FRESH>(s, &mut dx[at..], dn_dx, kk);
+                    add::<S, FRESH>(s, &mut dy[at..], dn_dy, kk);
                 }
-                at += width;
+            }
+        } else {
+            let rows = self.value.chunks_exact_mut(self.width);
+            for ((&ty, &v), value) in curve.frac.iter().zip(curve.fade).zip(rows) {
+                let (ty, v) = (s.splat(ty), s.splat(v));
+                let value = &mut value[span.clone()];
+                for (b, k) in k.iter().enumerate() {
+                    let [n, ..] = sample(*k, ty, v, v);
+                    let (shaped, _) = shape::<S, MODE>(s, n);
+                    add::<S, FRESH>(s, &mut value[b * lanes..], shaped, amplitude);
+                }
+            }
+        }
+    }
+
+    /// A finishing block walked on its own down the band (one of the few past the groups, the
+    /// last of which may run past the caller's row), before the groups and the lone blocks
+    /// left of it. Each row's lanes are stored whole: those past the caller's row land on the
+    /// first columns of the next rows, which those write afterwards. Only on the band's last
+    /// row, where they would land past its end, are they dropped.
+    #[inline(always)]
+    fn finish_alone<const MODE: u8, const FRESH: bool, const UNIT: bool>(
+        &mut self,
+        s: S,
+        c: usize,
+        k: [S::F; 8],
+        curve: RowCurve,
+    ) {
+        let (lanes, width, to_width) = (S::LANES, self.width, self.finished_width);
+        let (amplitude, scale) = (self.amplitude, self.scale);
+        let end = self.finished.len();
+        for (r, (&ty, &v)) in curve.frac.iter().zip(curve.fade).enumerate() {
+            let [n, ..] = sample(k, s.splat(ty), s.splat(v), s.splat(v));
+            let (shaped, _) = shape::<S, MODE>(s, n);
+            let value = if UNIT {
+                shaped
+            } else {
+                let sums = if FRESH {
+                    &[][..]
+                } else {
+                    &self.value[r * width + c..]
+                };
+                total::<S, FRESH>(s, sums, shaped, amplitude) * scale
+            };
+            let at = r * to_width + c;
+            if at + lanes <= end {
+                value.store(&mut self.finished[at..]);
+            } else {
+                store_unpadded::<S>(value, &mut self.finished[r * to_width..], c);
             }
         }
     }
 }
 
-/// `sum[..LANES] += term · weight`, rounded once; into `fresh` sums, `term · weight + 0` (the
+/// `sum[..LANES] += term · weight`, rounded once; into `FRESH` sums, `term · weight + 0` (the
 /// same bits as adding to zeroed sums, without reading them).
 #[inline(always)]
-fn add<S: Simd>(s: S, sum: &mut [f32], term: S::F, weight: S::F, fresh: bool) {
-    total(s, sum, term, weight, fresh).store(sum);
+fn add<S: Simd, const FRESH: bool>(s: S, sum: &mut [f32], term: S::F, weight: S::F) {
+    total::<S, FRESH>(s, sum, term, weight).store(sum);
 }
 
-/// `sum[..LANES] + term · weight` (or `term · weight + 0` into `fresh` sums), rounded once.
+/// `sum[..LANES] + term · weight` (or `term · weight + 0` into `FRESH` sums), rounded once.
 #[inline(always)]
-fn total<S: Simd>(s: S, sum: &[f32], term: S::F, weight: S::F, fresh: bool) -> S::F {
-    if fresh {
+fn total<S: Simd, const FRESH: bool>(s: S, sum: &[f32], term: S::F, weight: S::F) -> S::F {
+    if FRESH {
         term.mul_add(weight, s.splat(0.0))
     } else {
         term.mul_add(weight, s.load(sum))
@@ -396,6 +649,28 @@ struct TapRows<'a> {
 }
 
 impl<'a> TapRows<'a> {
+    /// The eight constants of the block of columns `c..c + LANES` (see [`sample`]).
+    #[inline(always)]
+    fn constants<S: Simd, const BASE: u8>(&self, s: S, ax: &Axis, c: usize, y0: i64) -> [S::F; 8] {
+        let tx = s.load(&ax.frac[c..]);
+        let u = s.load(&ax.fade[c..]);
+        let du = s.load(&ax.dfade[c..]);
+        match BASE {
+            PERLIN => {
+                let g = self.corners::<S, 8>(s, c, y0, PERLIN_TAPS);
+                perlin_constants(s, g, tx, u, du)
+            }
+            VALUE => {
+                let v = self.corners::<S, 4>(s, c, y0, VALUE_TAPS);
+                value_constants(s, v, u, du)
+            }
+            _ => {
+                let v = self.corners::<S, 16>(s, c, y0, CUBIC_TAPS);
+                cubic_constants(s, v, tx)
+            }
+        }
+    }
+
     #[inline(always)]
     fn of(
         layout: &'a Columns,

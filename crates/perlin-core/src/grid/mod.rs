@@ -198,8 +198,11 @@ impl Route {
 /// Samples per strip: tall enough that a coarse octave's band constants serve many rows, few
 /// enough that a strip's sums stay in the L2 cache.
 const STRIP_SAMPLES: usize = 16384;
+/// Samples per strip of a plain fill (values only, no warp, contrast or erosion), whose strip
+/// holds one buffer of sums instead of up to a dozen.
+const PLAIN_STRIP_SAMPLES: usize = 65536;
 /// Rows per strip, at least and at most.
-const STRIP_ROWS: Range<usize> = 4..129;
+const STRIP_ROWS: Range<usize> = 4..257;
 
 /// A grid leaves out every erosion octave whose cells are smaller than its step divided by
 /// this: such gullies only alias into noise, and each sample would need tens of cells worked
@@ -210,8 +213,8 @@ pub const EROSION_CELLS_PER_STEP: f64 = 8.0;
 /// Rows per strip of a grid `height` rows tall whose rows hold `padded` samples. Strips are
 /// balanced (the last one at most a row shorter): the strip buffers then keep their size from
 /// one strip, and one fill, to the next instead of being zeroed as they grow.
-fn strip_rows(padded: usize, height: usize) -> usize {
-    let most = (STRIP_SAMPLES / padded.max(1)).clamp(STRIP_ROWS.start, STRIP_ROWS.end - 1);
+fn strip_rows(padded: usize, height: usize, samples: usize) -> usize {
+    let most = (samples / padded.max(1)).clamp(STRIP_ROWS.start, STRIP_ROWS.end - 1);
     let strips = height.div_ceil(most).max(1);
     height.div_ceil(strips).max(1)
 }
@@ -515,22 +518,33 @@ impl Fbm {
         let norm = self.amplitude_sum();
         let scale = (self.noise_size / norm) as f32;
         // The plain case (values only, on the band path, without contrast, warp or erosion):
-        // the last octave finishes the values itself, saving a pass over the strip. Not where
-        // the caller's rows are a multiple of 1 KiB apart: its walk down a block's column would
-        // crowd a few cache sets (see `padded_width`), which costs more than the pass.
-        let finished_by_last = !slopes
+        // the last octave finishes the values itself, saving a pass over the strip.
+        let plain = !slopes
             && erosion.is_none()
             && self.warp.is_none()
             && self.contrast == 1.0
             && main.band.is_some()
-            && count > 0
-            && !width.is_multiple_of(256);
-        let strip_rows = strip_rows(padded, height);
+            && count > 0;
+        // A single octave keeps nothing in the strip's buffers. A small grid is then one strip,
+        // whose bands are whole lattice rows; a large one keeps short strips, so that the
+        // walks down its columns write few rows at a time (few streams to memory).
+        let unstripped = plain && count == 1;
+        // Not after several octaves where the caller's rows are a multiple of 1 KiB apart: the
+        // last one's walk down a block's column would crowd a few cache sets (see
+        // `padded_width`), which costs more than the pass.
+        let finished_by_last = plain && (unstripped || !width.is_multiple_of(256));
+        let strip_rows = if unstripped && padded * height <= PLAIN_STRIP_SAMPLES {
+            height
+        } else if plain && !unstripped {
+            strip_rows(padded, height, PLAIN_STRIP_SAMPLES)
+        } else {
+            strip_rows(padded, height, STRIP_SAMPLES)
+        };
         // Band layers fill fresh sums (when there is a layer); point layers add to zeroed ones.
         let fresh = [main.band.is_some() && count > 0, warp_route.band.is_some()];
         for first in (0..height).step_by(strip_rows) {
             let rows = first..(first + strip_rows).min(height);
-            let len = rows.len() * padded;
+            let len = if unstripped { 0 } else { rows.len() * padded };
             strip.resize(len, slopes, self.warp.is_some(), fresh);
             let [value, dx, dy] = &mut strip.sums;
             // The warp field of the strip.
@@ -892,6 +906,9 @@ fn copy_out(
     padded: usize,
     out: &mut Out,
 ) {
+    if !copied.values && out.gradients.is_none() && out.creases.is_none() {
+        return;
+    }
     for (k, r) in rows.enumerate() {
         let from = k * padded..k * padded + width;
         let to = r * width..(r + 1) * width;

@@ -228,6 +228,9 @@ impl Real for f32 {
 pub(crate) trait Simd: Copy {
     /// Lanes per register.
     const LANES: usize;
+    /// Vector registers the instruction set has (16, or 32 with AVX-512): how many lanes'
+    /// worth of constants a loop can keep at hand.
+    const REGISTERS: usize;
     /// `f32` lanes.
     type F: Real<Int = Self::I>;
     /// `u32` lanes.
@@ -311,6 +314,7 @@ pub(crate) struct Scalar;
 
 impl Simd for Scalar {
     const LANES: usize = 1;
+    const REGISTERS: usize = 16;
     type F = f32;
     type I = u32;
     #[inline(always)]

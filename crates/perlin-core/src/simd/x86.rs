@@ -243,6 +243,7 @@ impl Int for U32x8 {
 
 impl Simd for Avx2 {
     const LANES: usize = 8;
+    const REGISTERS: usize = 16;
     type F = F32x8;
     type I = U32x8;
     #[inline(always)]
@@ -409,6 +410,7 @@ impl Int for U32x16 {
 
 impl Simd for Avx512 {
     const LANES: usize = 16;
+    const REGISTERS: usize = 32;
     type F = F32x16;
     type I = U32x16;
     #[inline(always)]

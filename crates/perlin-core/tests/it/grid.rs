@@ -73,6 +73,29 @@ fn configs() -> Vec<Fbm> {
         frequency: 1.0 / 70.0,
     });
     let mut out = vec![base];
+    // One octave, its lattice points on samples of the first spec (where a zero sum could
+    // carry either sign): the values-only fill writes its terms as the values.
+    let single = Fbm {
+        octaves: 1,
+        frequency: 1.0 / 8.0,
+        ..base
+    };
+    out.push(single);
+    out.push(Fbm {
+        noise_size: 3.0,
+        mode: FractalMode::Billow,
+        ..single
+    });
+    for (b, interpolation) in [
+        (BaseNoise::Value, Interpolation::Linear),
+        (BaseNoise::Value, Interpolation::Cubic),
+    ] {
+        out.push(Fbm {
+            base: b,
+            interpolation,
+            ..single
+        });
+    }
     for mode in [
         FractalMode::Ridged,
         FractalMode::Billow,
@@ -176,6 +199,12 @@ fn specs() -> Vec<GridSpec> {
             size: [21, 9],
         },
         GridSpec::new([1.0e7, -2.5e6], 2.0, [17, 5]),
+        // Rows a multiple of 1 KiB apart; a one-sample tail past the registers; blocks past
+        // the groups of every kernel, the last running past the row.
+        GridSpec::new([-64.0, 32.0], 1.0, [256, 6]),
+        GridSpec::new([3.0, 0.0], 1.0, [65, 11]),
+        GridSpec::new([0.0, 0.0], 1.0, [45, 9]),
+        GridSpec::new([0.0, 0.0], 1.0, [13, 9]),
     ]
 }
 
