@@ -77,18 +77,14 @@ impl Segment {
     /// row has none.
     fn row_cuts(&self, z: f64) -> (Option<(f64, f64)>, Option<(f64, f64)>) {
         let dz = z - self.a.y;
-        // Beside: 0 < t < 1 with t = ((x − a.x)·u.x + dz·u.y) / |u|².
-        let beside = match self.cuts.beside {
-            _ if self.inv_len2 == 0.0 => None,
-            Some((drift, span)) => {
-                let at0 = self.a.x - dz * drift;
+        // Beside: 0 < t < 1.
+        let beside = match self.row_t(z) {
+            RowT::Point => None,
+            RowT::Crossing { at0, span } => {
                 let at1 = at0 + span;
                 Some((at0.min(at1), at0.max(at1)))
             }
-            None => {
-                let t = dz * (self.b.y - self.a.y) * self.inv_len2;
-                (t > 0.0 && t < 1.0).then_some((f64::NEG_INFINITY, f64::INFINITY))
-            }
+            RowT::Constant(t) => (t > 0.0 && t < 1.0).then_some(ALL),
         };
         // Within reach: |(x − a.x)·n.x + dz·n.y| ≤ reach.
         let near = match self.cuts.near {
@@ -96,8 +92,7 @@ impl Segment {
                 let centre = self.a.x - dz * drift;
                 Some((centre - half, centre + half))
             }
-            None => ((dz * self.normal.y).abs() <= self.cuts.reach)
-                .then_some((f64::NEG_INFINITY, f64::INFINITY)),
+            None => ((dz * self.normal.y).abs() <= self.cuts.reach).then_some(ALL),
         };
         (beside, near)
     }
@@ -106,13 +101,10 @@ impl Segment {
     /// (`t ≤ 0`) and past its end (`t ≥ 1`): what [`row_cuts`](Self::row_cuts)' beside
     /// interval leaves on either side. A point has every sample on both.
     fn row_ends(&self, z: f64) -> ((f64, f64), (f64, f64)) {
-        const ALL: (f64, f64) = (f64::NEG_INFINITY, f64::INFINITY);
         const NONE: (f64, f64) = (f64::INFINITY, f64::NEG_INFINITY);
-        let dz = z - self.a.y;
-        match self.cuts.beside {
-            _ if self.inv_len2 == 0.0 => (ALL, ALL),
-            Some((drift, span)) => {
-                let at0 = self.a.x - dz * drift;
+        match self.row_t(z) {
+            RowT::Point => (ALL, ALL),
+            RowT::Crossing { at0, span } => {
                 let at1 = at0 + span;
                 if span > 0.0 {
                     ((f64::NEG_INFINITY, at0), (at1, f64::INFINITY))
@@ -120,15 +112,41 @@ impl Segment {
                     ((at0, f64::INFINITY), (f64::NEG_INFINITY, at1))
                 }
             }
-            None => {
-                let t = dz * (self.b.y - self.a.y) * self.inv_len2;
-                (
-                    if t <= 0.0 { ALL } else { NONE },
-                    if t >= 1.0 { ALL } else { NONE },
-                )
-            }
+            RowT::Constant(t) => (
+                if t <= 0.0 { ALL } else { NONE },
+                if t >= 1.0 { ALL } else { NONE },
+            ),
         }
     }
+
+    /// How the segment's parameter `t = ((x − a.x)·u.x + dz·u.y) / |u|²` runs along the row
+    /// at `z`: the one reading of it behind [`row_cuts`](Self::row_cuts) and
+    /// [`row_ends`](Self::row_ends).
+    fn row_t(&self, z: f64) -> RowT {
+        let dz = z - self.a.y;
+        match self.cuts.beside {
+            _ if self.inv_len2 == 0.0 => RowT::Point,
+            Some((drift, span)) => RowT::Crossing {
+                at0: self.a.x - dz * drift,
+                span,
+            },
+            None => RowT::Constant(dz * (self.b.y - self.a.y) * self.inv_len2),
+        }
+    }
+}
+
+/// The whole row, as an `x` interval.
+const ALL: (f64, f64) = (f64::NEG_INFINITY, f64::INFINITY);
+
+/// How a segment's parameter `t` runs along one row of samples.
+enum RowT {
+    /// A segment of length zero: no sample is beside it; every one is at both of its ends.
+    Point,
+    /// `t` changes along the row: 0 at `x = at0` and 1 at `x = at0 + span` (`span` < 0 where
+    /// `t` falls with `x`).
+    Crossing { at0: f64, span: f64 },
+    /// The segment runs across the rows (`u.x = 0`): `t` is the same at every sample.
+    Constant(f64),
 }
 
 /// The first index of ascending `xs` where `holds` (a test false below some `x`, true from it
