@@ -507,18 +507,14 @@ impl<S: Simd> Walk<'_, S> {
         let amplitude = self.amplitude;
         if FINISH && FRESH {
             // The only octave: no sums to read.
-            let (scale, zero) = (self.scale, s.splat(0.0));
+            let scale = self.scale;
             let out = self.finished.chunks_exact_mut(self.finished_width.max(1));
             for ((&ty, &v), out) in curve.frac.iter().zip(curve.fade).zip(out) {
                 let (ty, v) = (s.splat(ty), s.splat(v));
                 for (b, k) in k.iter().enumerate() {
                     let [n, ..] = sample(*k, ty, v, v);
                     let (shaped, _) = shape::<S, MODE>(s, n);
-                    let value = if UNIT {
-                        shaped
-                    } else {
-                        shaped.mul_add(amplitude, zero) * scale
-                    };
+                    let value = finished::<S, FRESH, UNIT>(s, &[], shaped, amplitude, scale);
                     value.store(&mut out[span.clone()][b * lanes..]);
                 }
             }
@@ -532,8 +528,9 @@ impl<S: Simd> Walk<'_, S> {
                 for (b, k) in k.iter().enumerate() {
                     let [n, ..] = sample(*k, ty, v, v);
                     let (shaped, _) = shape::<S, MODE>(s, n);
-                    let sum = total::<S, FRESH>(s, &sums[b * lanes..], shaped, amplitude);
-                    (sum * scale).store(&mut out[span.clone()][b * lanes..]);
+                    let sums = &sums[b * lanes..];
+                    let value = finished::<S, FRESH, UNIT>(s, sums, shaped, amplitude, scale);
+                    value.store(&mut out[span.clone()][b * lanes..]);
                 }
             }
         } else if SLOPES {
@@ -594,16 +591,12 @@ impl<S: Simd> Walk<'_, S> {
         for (r, (&ty, &v)) in curve.frac.iter().zip(curve.fade).enumerate() {
             let [n, ..] = sample(k, s.splat(ty), s.splat(v), s.splat(v));
             let (shaped, _) = shape::<S, MODE>(s, n);
-            let value = if UNIT {
-                shaped
+            let sums = if FRESH {
+                &[][..]
             } else {
-                let sums = if FRESH {
-                    &[][..]
-                } else {
-                    &self.value[r * width + c..]
-                };
-                total::<S, FRESH>(s, sums, shaped, amplitude) * scale
+                &self.value[r * width + c..]
             };
+            let value = finished::<S, FRESH, UNIT>(s, sums, shaped, amplitude, scale);
             let at = r * to_width + c;
             if at + lanes <= end {
                 value.store(&mut self.finished[at..]);
@@ -611,6 +604,24 @@ impl<S: Simd> Walk<'_, S> {
                 store_unpadded::<S>(value, &mut self.finished[r * to_width..], c);
             }
         }
+    }
+}
+
+/// The finished value of a sample whose shaped term is `term`: its sum with `sum[..LANES]`
+/// (see [`total`]) times `scale`, or for a `UNIT` layer the term itself (see
+/// `BandColumns::constants`).
+#[inline(always)]
+fn finished<S: Simd, const FRESH: bool, const UNIT: bool>(
+    s: S,
+    sum: &[f32],
+    term: S::F,
+    weight: S::F,
+    scale: S::F,
+) -> S::F {
+    if UNIT {
+        term
+    } else {
+        total::<S, FRESH>(s, sum, term, weight) * scale
     }
 }
 

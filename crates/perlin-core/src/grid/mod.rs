@@ -533,12 +533,15 @@ impl Fbm {
         // last one's walk down a block's column would crowd a few cache sets (see
         // `padded_width`), which costs more than the pass.
         let finished_by_last = plain && (unstripped || !width.is_multiple_of(256));
+        let samples = if plain && !unstripped {
+            PLAIN_STRIP_SAMPLES
+        } else {
+            STRIP_SAMPLES
+        };
         let strip_rows = if unstripped && padded * height <= PLAIN_STRIP_SAMPLES {
             height
-        } else if plain && !unstripped {
-            strip_rows(padded, height, PLAIN_STRIP_SAMPLES)
         } else {
-            strip_rows(padded, height, STRIP_SAMPLES)
+            strip_rows(padded, height, samples)
         };
         // Band layers fill fresh sums (when there is a layer); point layers add to zeroed ones.
         let fresh = [main.band.is_some() && count > 0, warp_route.band.is_some()];
