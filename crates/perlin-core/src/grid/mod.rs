@@ -107,7 +107,7 @@ struct Layer {
     /// Band path only.
     layout: Columns,
     band_rows: BandRows,
-    /// Lattice-coordinate bounds of the columns, for point windows.
+    /// Point path only: lattice-coordinate bounds of the columns, for its windows.
     column_bounds: (f64, f64),
     /// Point path only: the lattice data around the strip's samples.
     window: Window,
@@ -713,11 +713,12 @@ impl Kernel for Prepare<'_> {
         layer
             .rows
             .rebuild(ys, f, shift[1], route.row_curve, route.simplex);
-        layer.column_bounds = layer.columns.bounds();
         if route.band.is_some() {
             layer
                 .layout
                 .rebuild(tables, route.lattice, &layer.columns, lanes);
+        } else {
+            layer.column_bounds = layer.columns.bounds();
         }
         layer.band_rows.reset();
         layer.window.reset();
