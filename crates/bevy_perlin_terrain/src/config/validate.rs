@@ -384,10 +384,11 @@ impl TerrainConfig {
             &format!("at most {} paths", crate::MAX_PATHS),
         )?;
         for (i, stamp) in self.stamps.iter().enumerate() {
-            crate::edit::validate_fixed_stamp(&format!("stamps[{i}]"), stamp)?;
+            crate::edit::validate_fixed_stamp(stamp)
+                .map_err(|e| e.within(&format!("stamps[{i}]")))?;
         }
         for (i, path) in self.paths.iter().enumerate() {
-            crate::edit::validate_path(&format!("paths[{i}]"), path)?;
+            crate::edit::validate_path(path).map_err(|e| e.within(&format!("paths[{i}]")))?;
         }
         Ok(())
     }

@@ -152,7 +152,7 @@ pub(super) fn update_edits(
     let mut component_paths: Vec<_> = paths.iter().collect();
     component_paths.sort_by_key(|(e, _)| order(e));
     for (entity, path) in component_paths {
-        match validate_path("TerrainPath", path) {
+        match validate_path(path).map_err(|e| e.within("TerrainPath")) {
             Ok(()) => next.push((Source::Path(entity), path_modifier(path))),
             Err(e) => warnings.push((entity, e)),
         }
@@ -170,7 +170,7 @@ pub(super) fn update_edits(
         let placed = to_root * current_affine((local, global, parented));
         let (_, rotation, at) = placed.to_scale_rotation_translation();
         let checked = validate_position("Transform.translation", at)
-            .and_then(|()| validate_stamp("TerrainStamp", stamp));
+            .and_then(|()| validate_stamp(stamp).map_err(|e| e.within("TerrainStamp")));
         match checked {
             Ok(()) => {
                 let (axis_x, axis_z) = flat_axes(rotation);
