@@ -16,6 +16,9 @@ use std::slice::Iter;
 /// into ground. Filled with [`fill`](Self::fill); the buffers keep their memory between fills.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct GroundSamples {
+    /// How many samples the last fill produced: the first `len` of each buffer (the buffers
+    /// only grow, as a chunk's grid and its parent's smaller one take turns).
+    len: usize,
     values: Vec<f32>,
     gradients: Vec<[f32; 2]>,
     creases: Vec<f32>,
@@ -37,56 +40,63 @@ impl GroundSamples {
     ) -> Result<(), GridError> {
         let len = spec.len().ok_or(GridError::TooLarge)?;
         self.height_scale = height_scale;
-        for v in [&mut self.values, &mut self.creases] {
-            v.clear();
-            v.resize(len, 0.0);
+        // The fill writes every sample of the grid: the buffers grow when a grid needs more,
+        // and what they held is not cleared first.
+        self.len = 0;
+        if self.values.len() < len {
+            self.values.resize(len, 0.0);
+            self.creases.resize(len, 0.0);
+            self.gradients.resize(len, [0.0; 2]);
         }
-        self.gradients.clear();
-        self.gradients.resize(len, [0.0; 2]);
-        let filled = noise.fill_grid_detailed(
+        let (Some(values), Some(gradients), Some(creases)) = (
+            self.values.get_mut(..len),
+            self.gradients.get_mut(..len),
+            self.creases.get_mut(..len),
+        ) else {
+            return Err(GridError::TooLarge);
+        };
+        noise.fill_grid_detailed(
             GridKernel::Auto,
             tables,
             spec,
             detail,
-            &mut self.values,
-            Some(&mut self.gradients),
-            Some(&mut self.creases),
-        );
-        if filled.is_err() {
-            self.values.clear();
-            self.gradients.clear();
-            self.creases.clear();
-            return filled;
-        }
+            values,
+            Some(&mut *gradients),
+            Some(creases),
+        )?;
+        self.len = len;
         let touching = match grid_bounds(spec) {
             Some(region) if !edits.is_empty() => edits.touching(&region),
-            _ => return filled,
+            _ => return Ok(()),
         };
         if !touching.is_empty() {
             // Edits work in metres: the samples become heights and slopes (`v · s` is what
             // `height` gives, and `height(h, 1)` is `h`: the same bits as without edits), then
             // the edits apply.
-            for v in &mut self.values {
+            for v in &mut *values {
                 *v = height(*v, height_scale);
             }
-            for g in &mut self.gradients {
+            for g in &mut *gradients {
                 *g = [g[0] * height_scale, g[1] * height_scale];
             }
             self.height_scale = 1.0;
-            edits.apply(spec, &touching, &mut self.values, &mut self.gradients);
+            edits.apply(spec, &touching, values, gradients);
         }
-        filled
+        Ok(())
     }
 
     /// How many samples the last fill produced.
     pub fn len(&self) -> usize {
-        self.values.len()
+        self.len
     }
 
     /// Height (metres) and unit normal of sample `index`; `None` past the end.
     #[inline]
     pub fn ground(&self, index: usize) -> Option<(f32, Vec3)> {
-        let (&value, &gradient) = (self.values.get(index)?, self.gradients.get(index)?);
+        let (&value, &gradient) = (
+            self.values[..self.len].get(index)?,
+            self.gradients[..self.len].get(index)?,
+        );
         Some((
             height(value, self.height_scale),
             normal(gradient, self.height_scale),
@@ -96,7 +106,7 @@ impl GroundSamples {
     /// Crease mask of sample `index` (0 on ridges, 1 in gullies, ½ without erosion).
     #[inline]
     pub fn crease(&self, index: usize) -> Option<f32> {
-        self.creases.get(index).copied()
+        self.creases[..self.len].get(index).copied()
     }
 
     /// Heights (metres) of the samples `range` (e.g. one grid row), in order: the same values
@@ -112,7 +122,9 @@ impl GroundSamples {
         range: Range<usize>,
     ) -> Map<Iter<'a, f32>, impl FnMut(&'a f32) -> f32> {
         let scale = self.height_scale;
-        self.values[range].iter().map(move |&v| height(v, scale))
+        self.values[..self.len][range]
+            .iter()
+            .map(move |&v| height(v, scale))
     }
 
     /// Unit normals of the samples `range`, in order: the same values as
@@ -126,7 +138,9 @@ impl GroundSamples {
         range: Range<usize>,
     ) -> Map<Iter<'a, [f32; 2]>, impl FnMut(&'a [f32; 2]) -> Vec3> {
         let scale = self.height_scale;
-        self.gradients[range].iter().map(move |&g| normal(g, scale))
+        self.gradients[..self.len][range]
+            .iter()
+            .map(move |&g| normal(g, scale))
     }
 
     /// Crease masks of the samples `range`, in order.
@@ -135,7 +149,7 @@ impl GroundSamples {
     /// As [`heights`](Self::heights).
     #[inline]
     pub fn creases(&self, range: Range<usize>) -> &[f32] {
-        &self.creases[range]
+        &self.creases[..self.len][range]
     }
 }
 
