@@ -155,7 +155,7 @@ enum RowT {
 fn first_where(xs: &[f64], inv_step: f64, value: f64, holds: impl Fn(f64) -> bool) -> usize {
     let n = xs.len();
     // A cast saturates: below the first sample (and NaN) is 0.
-    let mut i = (((value - xs[0]) * inv_step) as usize).min(n);
+    let mut i = (((value - xs[0]) * inv_step) as i64).clamp(0, n as i64) as usize;
     while i > 0 && holds(xs[i - 1]) {
         i -= 1;
     }
@@ -197,14 +197,56 @@ struct Vertex<'a> {
     /// The segments ending and starting here (of all the path's).
     before: Option<&'a Segment>,
     after: Option<&'a Segment>,
+    /// The rows (`z` from, to) that can hold a sample nearest the vertex: see
+    /// [`wedge_rows`](Self::wedge_rows).
+    rows: (f64, f64),
 }
 
 impl Vertex<'_> {
+    /// The `z` span of the vertex's wedge within `reach`: the samples past the end of the
+    /// segment before it and before the start of the one after it lie in a sector of the disc
+    /// about it, between the normals of the two segments (a half disc at the path's ends, a
+    /// sliver where the path runs straight on). Its lowest and highest points are the apex, the
+    /// ends of its two edges, and the disc's own top and bottom where the sector holds them; a
+    /// margin keeps rounding inside.
+    fn wedge_rows(
+        at: DVec2,
+        before: Option<&Segment>,
+        after: Option<&Segment>,
+        reach: f64,
+    ) -> (f64, f64) {
+        // Directions `d` from the vertex into the wedge: `d·u ≥ 0` past the end of the segment
+        // before (`u` its direction), `d·u ≤ 0` before the start of the one after.
+        let slack = 1e-9;
+        let sides: [Option<(DVec2, f64)>; 2] = [
+            before.map(|s| ((s.b - s.a).normalize_or_zero(), 1.0)),
+            after.map(|s| ((s.b - s.a).normalize_or_zero(), -1.0)),
+        ];
+        let inside = |d: DVec2| {
+            sides
+                .iter()
+                .flatten()
+                .all(|&(u, sign)| u == DVec2::ZERO || sign * d.dot(u) >= -slack)
+        };
+        let (mut low, mut high) = (0.0f64, 0.0f64);
+        let edges = sides
+            .iter()
+            .flatten()
+            .flat_map(|&(u, _)| [u.perp(), -u.perp()]);
+        for d in edges.chain([DVec2::Y, DVec2::NEG_Y]) {
+            if d != DVec2::ZERO && inside(d) {
+                (low, high) = (low.min(d.y), high.max(d.y));
+            }
+        }
+        let margin = 1e-6 * reach + 1e-9 * at.y.abs();
+        (at.y + low * reach - margin, at.y + high * reach + margin)
+    }
+
     /// Whether the vertex can lie nearer than `seg`'s line to some sample beside `seg` within
     /// `reach` of it (nearer, or as near, with a margin for rounding). Samples nearer a point
     /// than a line lie inside a parabola about the point; this asks whether it dips into the
-    /// band. A vertex on the segment's line, past its ends, never does: that spares the usual
-    /// road, whose pieces are shorter than its reach, the comparisons in the lens where a
+    /// band. A vertex on the segment's line, past its ends, never does: that spares a road's
+    /// bends, cut into pieces no longer than its reach, the comparisons in the lens where a
     /// vertex's disc crosses the next segment's band.
     fn rivals(&self, seg: &Segment, reach: f64) -> bool {
         let u = seg.b - seg.a;
@@ -479,12 +521,17 @@ impl<'a> PathPass<'a> {
         // Vertex `k` ends segment `k − 1` and starts segment `k`.
         let vertex = |k: usize| {
             let seg = all.get(k).or_else(|| all.get(k.wrapping_sub(1)));
-            seg.map(|seg| Vertex {
-                at: if k < all.len() { seg.a } else { seg.b },
-                y: if k < all.len() { seg.ya } else { seg.yb },
-                key: 2 * k as Key + 1,
-                before: k.checked_sub(1).and_then(|i| all.get(i)),
-                after: all.get(k),
+            seg.map(|seg| {
+                let at = if k < all.len() { seg.a } else { seg.b };
+                let (before, after) = (k.checked_sub(1).and_then(|i| all.get(i)), all.get(k));
+                Vertex {
+                    at,
+                    y: if k < all.len() { seg.ya } else { seg.yb },
+                    key: 2 * k as Key + 1,
+                    before,
+                    after,
+                    rows: Vertex::wedge_rows(at, before, after, half_width + falloff),
+                }
             })
         };
         for &s in listed {
@@ -530,6 +577,10 @@ impl<'a> PathPass<'a> {
             let (Some(beside), Some(near)) = seg.row_cuts(z) else {
                 continue;
             };
+            // No `x` in both (and no search for their columns).
+            if beside.0.max(near.0) > beside.1.min(near.1) {
+                continue;
+            }
             let cols = band_columns(xs, inv_step, beside, near);
             if !cols.is_empty() {
                 self.parts.push(Part { cols, key });
@@ -540,7 +591,7 @@ impl<'a> PathPass<'a> {
         // thin wedge on the outside of a bend, a cap at the path's ends.
         for v in &self.vertices {
             let dz = z - v.at.y;
-            if dz.abs() > self.reach {
+            if dz.abs() > self.reach || z < v.rows.0 || z > v.rows.1 {
                 continue;
             }
             let (mut low, mut high) = (f64::NEG_INFINITY, f64::INFINITY);
