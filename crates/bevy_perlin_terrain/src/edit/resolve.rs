@@ -18,6 +18,10 @@ const LARGEST: f32 = 100_000.0;
 const WIDEST: f32 = 10_000.0;
 /// The most segments one span of a path's curve is cut into.
 const MOST_PIECES: usize = 32;
+/// How far a path's segments may stray from its curve (across, or in height), as a share of
+/// its width; and at most, in metres.
+const STRAY_OF_WIDTH: f64 = 0.04;
+const MOST_STRAY: f64 = 0.5;
 
 // The checks below run for every stamp of a config and every component stamp each time the
 // edits change (10 000 stamps are 80 000 fields): a field's name and its allowed range are
@@ -178,29 +182,60 @@ fn catmull_rom(p0: DVec3, p1: DVec3, p2: DVec3, p3: DVec3, t: f64) -> DVec3 {
         + (3.0 * p1 - p0 - 3.0 * p2 + p3) * t3)
 }
 
-/// `path` as segments along its curve: each span cut into pieces about as long on the ground
-/// as the path's reach (half the width plus the falloff; 4 to 24 m, at most [`MOST_PIECES`] a
-/// span).
+/// How far the curve `at` (a span, `t` from 0 to 1) strays from the chords of `pieces` equal
+/// steps of `t`: the largest distance, across on the ground or in height, at seven points
+/// inside each piece.
+fn stray(at: impl Fn(f64) -> DVec3, pieces: usize) -> f64 {
+    let mut worst: f64 = 0.0;
+    for k in 0..pieces {
+        let t = |j: f64| (k as f64 + j) / pieces as f64;
+        let (a, b) = (at(t(0.0)), at(t(1.0)));
+        let chord = DVec2::new(b.x - a.x, b.z - a.z);
+        let len2 = chord.length_squared();
+        for j in 1..8 {
+            let p = at(t(j as f64 / 8.0));
+            let off = DVec2::new(p.x - a.x, p.z - a.z);
+            let s = if len2 > 0.0 {
+                (off.dot(chord) / len2).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            let across = (off - chord * s).length();
+            let up = (p.y - (a.y + s * (b.y - a.y))).abs();
+            worst = worst.max(across).max(up);
+        }
+    }
+    worst
+}
+
+/// `path` as segments along its curve: each span cut into as few pieces as keep the segments
+/// within a 25th of the width (at most 0.5 m) of the curve, across and in height, and never
+/// into more than pieces about as long on the ground as the path's reach (half the width plus
+/// the falloff; 4 to 24 m, at most [`MOST_PIECES`] a span). A straight, evenly graded span is
+/// one segment; a bend keeps the reach-long pieces.
 pub(crate) fn path_modifier(path: &TerrainPath) -> Modifier {
     let points: Vec<DVec3> = path.points.iter().map(|p| p.as_dvec3()).collect();
     let half_width = 0.5 * path.width as f64;
     let falloff = path.falloff as f64;
     let reach = half_width + falloff;
-    // Pieces as long as the reach (4 to 24 m): a sample then lies within reach of one or two.
     let piece = reach.clamp(4.0, 24.0);
+    let tolerance = (STRAY_OF_WIDTH * path.width as f64).min(MOST_STRAY);
     let mut line: Vec<DVec3> = points.first().copied().into_iter().collect();
     for i in 0..points.len().saturating_sub(1) {
         let at = |k: isize| points[(i as isize + k).clamp(0, points.len() as isize - 1) as usize];
         let (p0, p1, p2, p3) = (at(-1), at(0), at(1), at(2));
+        let curve = |t| catmull_rom(p0, p1, p2, p3, t);
         let chord = DVec2::new(p2.x - p1.x, p2.z - p1.z).length();
-        let pieces = ((chord / piece).ceil() as usize).clamp(1, MOST_PIECES);
+        let most = ((chord / piece).ceil() as usize).clamp(1, MOST_PIECES);
+        // A chord's stray falls about as the square of the pieces: start from that guess.
+        let guess = (stray(curve, 1) / tolerance).sqrt().ceil();
+        let mut pieces = (guess as usize).clamp(1, most);
+        while pieces < most && stray(curve, pieces) > tolerance {
+            pieces += 1;
+        }
         for k in 1..=pieces {
             let t = k as f64 / pieces as f64;
-            line.push(if k == pieces {
-                p2
-            } else {
-                catmull_rom(p0, p1, p2, p3, t)
-            });
+            line.push(if k == pieces { p2 } else { curve(t) });
         }
     }
     let segments: Vec<Segment> = line
@@ -262,33 +297,81 @@ pub(crate) fn validate_fixed_stamp(fixed: &FixedStamp) -> Result<(), ConfigError
 mod tests {
     use super::*;
 
+    fn segments_of(path: &TerrainPath) -> Vec<Segment> {
+        match path_modifier(path).footprint {
+            Footprint::Path { segments, .. } => segments,
+            _ => panic!("a path"),
+        }
+    }
+
+    /// The ground distance from `p` to the segment from `a` to `b`.
+    fn to_segment(p: DVec2, a: DVec2, b: DVec2) -> f64 {
+        let u = b - a;
+        let t = ((p - a).dot(u) / u.length_squared()).clamp(0.0, 1.0);
+        p.distance(a + u * t)
+    }
+
     #[test]
-    fn a_path_passes_through_its_points_and_cuts_spans_by_its_width() {
+    fn a_path_passes_through_its_points_and_stays_within_its_tolerance_of_the_curve() {
         let path = TerrainPath {
             points: vec![
                 Vec3::new(0.0, 1.0, 0.0),
-                Vec3::new(30.0, 4.0, 0.0),
-                Vec3::new(60.0, 4.0, 30.0),
+                Vec3::new(60.0, 4.0, 0.0),
+                Vec3::new(120.0, 7.0, 6.0),
             ],
             width: 5.0,
             ..TerrainPath::default()
         };
-        let m = path_modifier(&path);
-        let Footprint::Path { segments, .. } = &m.footprint else {
-            panic!("a path");
-        };
-        // Reach 2.5 + 12 = 14.5 m: 30 m in 3 pieces, then 42.4 m in 3.
+        let segments = segments_of(&path);
+        // Reach 2.5 + 12 = 14.5 m: each span in at most 5 pieces; this gentle curve needs 3.
         assert_eq!(segments.len(), 6);
         assert_eq!((segments[0].a, segments[0].ya), (DVec2::ZERO, 1.0));
-        assert_eq!(
-            (segments[2].b, segments[2].yb),
-            (DVec2::new(30.0, 0.0), 4.0)
+        assert!(
+            segments
+                .iter()
+                .any(|s| (s.b, s.yb) == (DVec2::new(60.0, 0.0), 4.0))
         );
-        assert_eq!(segments[5].b, DVec2::new(60.0, 30.0));
+        assert_eq!(segments.last().map(|s| s.b), Some(DVec2::new(120.0, 6.0)));
         // The curve is continuous: each segment starts where the last ended.
         for w in segments.windows(2) {
             assert_eq!((w[0].b, w[0].yb), (w[1].a, w[1].ya));
         }
+        // Every point of the curve within a 25th of the width (0.2 m) of the segments.
+        let p: Vec<DVec3> = path.points.iter().map(|p| p.as_dvec3()).collect();
+        for (p0, p1, p2, p3) in [(p[0], p[0], p[1], p[2]), (p[0], p[1], p[2], p[2])] {
+            for k in 0..=200 {
+                let c = catmull_rom(p0, p1, p2, p3, k as f64 / 200.0);
+                let c = DVec2::new(c.x, c.z);
+                let near = segments
+                    .iter()
+                    .map(|s| to_segment(c, s.a, s.b))
+                    .fold(f64::INFINITY, f64::min);
+                assert!(near <= 0.2 + 1e-9, "{near} m off at {c}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_straight_span_is_one_segment_and_a_bend_keeps_pieces_as_long_as_the_reach() {
+        let straight = TerrainPath {
+            points: vec![
+                Vec3::new(0.0, 0.0, 0.0),
+                Vec3::new(50.0, 5.0, 0.0),
+                Vec3::new(100.0, 10.0, 0.0),
+            ],
+            ..TerrainPath::default()
+        };
+        assert_eq!(segments_of(&straight).len(), 2);
+        // Reach 3 + 12 = 15 m: a right angle of two 30 m spans in 2 + 2 pieces.
+        let bend = TerrainPath {
+            points: vec![
+                Vec3::new(0.0, 0.0, 0.0),
+                Vec3::new(30.0, 0.0, 0.0),
+                Vec3::new(30.0, 0.0, 30.0),
+            ],
+            ..TerrainPath::default()
+        };
+        assert_eq!(segments_of(&bend).len(), 4);
     }
 
     #[test]
