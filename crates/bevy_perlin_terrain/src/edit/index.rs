@@ -340,22 +340,6 @@ mod tests {
         }
     }
 
-    /// The distance from `p` to a path's centre line, by brute force over its segments.
-    fn centre_line_distance(modifier: &Modifier, p: DVec2) -> f64 {
-        (0..modifier.segment_count())
-            .filter_map(|s| modifier.segment(s))
-            .map(|seg| {
-                let ab = seg.b - seg.a;
-                let t = if ab == DVec2::ZERO {
-                    0.0
-                } else {
-                    ((p - seg.a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0)
-                };
-                p.distance(seg.a + t * ab)
-            })
-            .fold(f64::INFINITY, f64::min)
-    }
-
     #[test]
     fn a_hairpin_road_blends_by_the_true_distance_to_its_centre_line_and_a_grid_equals_its_samples()
     {
@@ -412,7 +396,7 @@ mod tests {
             for j in 0..spec.size[1] {
                 for i in 0..spec.size[0] {
                     let p = DVec2::new(spec.position(0, i), spec.position(1, j));
-                    let d = (centre_line_distance(&modifier, p) - 3.0) / 12.0;
+                    let d = (modifier.centre_line_distance(p) - 3.0) / 12.0;
                     let s = d.clamp(0.0, 1.0);
                     let expected = 10.0 * (1.0 - s * s * (3.0 - 2.0 * s));
                     let k = j * spec.size[0] + i;

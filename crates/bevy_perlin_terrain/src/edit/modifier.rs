@@ -266,6 +266,24 @@ impl Modifier {
             _ => None,
         }
     }
+
+    /// For the tests: the distance from `p` to a path's centre line, by brute force over its
+    /// segments (infinite for a stamp).
+    #[cfg(test)]
+    pub fn centre_line_distance(&self, p: DVec2) -> f64 {
+        (0..self.segment_count())
+            .filter_map(|s| self.segment(s))
+            .map(|seg| {
+                let ab = seg.b - seg.a;
+                let t = if ab == DVec2::ZERO {
+                    0.0
+                } else {
+                    ((p - seg.a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0)
+                };
+                p.distance(seg.a + t * ab)
+            })
+            .fold(f64::INFINITY, f64::min)
+    }
 }
 
 #[cfg(test)]

@@ -168,6 +168,10 @@ fn first_where(xs: &[f64], inv_step: f64, value: f64, holds: impl Fn(f64) -> boo
 /// The columns of a row in the open interval `beside` and the closed one `near`.
 fn band_columns(xs: &[f64], inv_step: f64, beside: (f64, f64), near: (f64, f64)) -> Range<usize> {
     let (low, high) = (beside.0.max(near.0), beside.1.min(near.1));
+    // No `x` in both: no search.
+    if low > high {
+        return 0..0;
+    }
     let start = first_where(xs, inv_step, low, |x| x > beside.0 && x >= near.0);
     let end = first_where(xs, inv_step, high, |x| x >= beside.1 || x > near.1);
     start..end.max(start)
@@ -577,10 +581,6 @@ impl<'a> PathPass<'a> {
             let (Some(beside), Some(near)) = seg.row_cuts(z) else {
                 continue;
             };
-            // No `x` in both (and no search for their columns).
-            if beside.0.max(near.0) > beside.1.min(near.1) {
-                continue;
-            }
             let cols = band_columns(xs, inv_step, beside, near);
             if !cols.is_empty() {
                 self.parts.push(Part { cols, key });

@@ -297,18 +297,11 @@ pub(crate) fn validate_fixed_stamp(fixed: &FixedStamp) -> Result<(), ConfigError
 mod tests {
     use super::*;
 
-    fn segments_of(path: &TerrainPath) -> Vec<Segment> {
-        match path_modifier(path).footprint {
+    fn segments_of(modifier: &Modifier) -> &[Segment] {
+        match &modifier.footprint {
             Footprint::Path { segments, .. } => segments,
             _ => panic!("a path"),
         }
-    }
-
-    /// The ground distance from `p` to the segment from `a` to `b`.
-    fn to_segment(p: DVec2, a: DVec2, b: DVec2) -> f64 {
-        let u = b - a;
-        let t = ((p - a).dot(u) / u.length_squared()).clamp(0.0, 1.0);
-        p.distance(a + u * t)
     }
 
     #[test]
@@ -322,7 +315,8 @@ mod tests {
             width: 5.0,
             ..TerrainPath::default()
         };
-        let segments = segments_of(&path);
+        let modifier = path_modifier(&path);
+        let segments = segments_of(&modifier);
         // Reach 2.5 + 12 = 14.5 m: each span in at most 5 pieces; this gentle curve needs 3.
         assert_eq!(segments.len(), 6);
         assert_eq!((segments[0].a, segments[0].ya), (DVec2::ZERO, 1.0));
@@ -342,10 +336,7 @@ mod tests {
             for k in 0..=200 {
                 let c = catmull_rom(p0, p1, p2, p3, k as f64 / 200.0);
                 let c = DVec2::new(c.x, c.z);
-                let near = segments
-                    .iter()
-                    .map(|s| to_segment(c, s.a, s.b))
-                    .fold(f64::INFINITY, f64::min);
+                let near = modifier.centre_line_distance(c);
                 assert!(near <= 0.2 + 1e-9, "{near} m off at {c}");
             }
         }
@@ -353,25 +344,15 @@ mod tests {
 
     #[test]
     fn a_straight_span_is_one_segment_and_a_bend_keeps_pieces_as_long_as_the_reach() {
-        let straight = TerrainPath {
-            points: vec![
-                Vec3::new(0.0, 0.0, 0.0),
-                Vec3::new(50.0, 5.0, 0.0),
-                Vec3::new(100.0, 10.0, 0.0),
-            ],
+        let through = |points: [[f32; 3]; 3]| TerrainPath {
+            points: points.map(Vec3::from_array).to_vec(),
             ..TerrainPath::default()
         };
-        assert_eq!(segments_of(&straight).len(), 2);
+        let straight = through([[0.0, 0.0, 0.0], [50.0, 5.0, 0.0], [100.0, 10.0, 0.0]]);
+        assert_eq!(segments_of(&path_modifier(&straight)).len(), 2);
         // Reach 3 + 12 = 15 m: a right angle of two 30 m spans in 2 + 2 pieces.
-        let bend = TerrainPath {
-            points: vec![
-                Vec3::new(0.0, 0.0, 0.0),
-                Vec3::new(30.0, 0.0, 0.0),
-                Vec3::new(30.0, 0.0, 30.0),
-            ],
-            ..TerrainPath::default()
-        };
-        assert_eq!(segments_of(&bend).len(), 4);
+        let bend = through([[0.0, 0.0, 0.0], [30.0, 0.0, 0.0], [30.0, 0.0, 30.0]]);
+        assert_eq!(segments_of(&path_modifier(&bend)).len(), 4);
     }
 
     #[test]

@@ -48,13 +48,11 @@ impl GroundSamples {
             self.creases.resize(len, 0.0);
             self.gradients.resize(len, [0.0; 2]);
         }
-        let (Some(values), Some(gradients), Some(creases)) = (
-            self.values.get_mut(..len),
-            self.gradients.get_mut(..len),
-            self.creases.get_mut(..len),
-        ) else {
-            return Err(GridError::TooLarge);
-        };
+        let (values, gradients, creases) = (
+            &mut self.values[..len],
+            &mut self.gradients[..len],
+            &mut self.creases[..len],
+        );
         noise.fill_grid_detailed(
             GridKernel::Auto,
             tables,
