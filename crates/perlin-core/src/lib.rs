@@ -54,7 +54,7 @@ pub use erosion::Erosion;
 pub use fade::Fade;
 pub use fbm::{BaseNoise, Detail, DomainWarp, Fbm, FractalMode, Sample};
 pub use field_error::FieldError;
-pub use grid::{GridError, GridKernel, GridSpec, with_thread_scratch};
+pub use grid::{GridError, GridKernel, GridSpec, Vectorised, with_thread_scratch};
 pub use lattice::Hashing;
 pub use perlin::{Perlin, perlin1, perlin2, perlin3, perlin4};
 pub use simplex::{Simplex, simplex2, simplex3, simplex4};

@@ -31,7 +31,7 @@ pub(crate) mod maths;
 mod point;
 mod spec;
 
-pub use crate::simd::GridKernel;
+pub use crate::simd::{GridKernel, Vectorised};
 pub use spec::{GridError, GridSpec};
 
 use crate::fbm::{BaseNoise, Detail, Fbm, Octave, WARP_OFFSETS};

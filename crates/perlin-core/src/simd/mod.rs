@@ -9,6 +9,8 @@
 //!   token ([`x86::Avx2`], [`x86::Avx512`]), or by an operation on vector values that already
 //!   exist; and a token is only made by [`Isa::run`], for an [`Isa`] that only [`Isa::detect`]
 //!   builds after runtime feature detection. So no vector instruction runs on a CPU without it;
+//!   the same holds for the plain work of [`Vectorised`], compiled for wider instructions only
+//!   inside the target-feature functions that [`Isa::vectorise`] calls for a detected `Isa`;
 //! - every memory access goes through a slice: loads and stores index `slice[..LANES]` (bounds
 //!   checked), gathers clamp their indices to the slice's length.
 //!
@@ -358,6 +360,20 @@ pub(crate) trait Kernel {
     fn run<S: Simd>(self, simd: S) -> Self::Output;
 }
 
+/// Plain Rust work over arrays of `f32` lanes, written without intrinsics, for
+/// [`GridKernel::vectorise`] to compile once more for a kernel's vector instructions: a loop
+/// over `[f32; 8]` then takes one AVX2 register an operation instead of two SSE ones.
+///
+/// Mark [`run`](Self::run), and everything it calls, `#[inline(always)]`: the work is compiled
+/// for the wider instructions only where it is inlined into `vectorise`'s target-feature
+/// function (a call that is not inlined runs the plain build).
+pub trait Vectorised {
+    /// What the work returns.
+    type Output;
+    /// Does the work.
+    fn run(self) -> Self::Output;
+}
+
 /// Which kernel the grid path runs. Every kernel gives bit-identical results.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum GridKernel {
@@ -385,6 +401,21 @@ impl GridKernel {
     pub fn lanes(self) -> Option<usize> {
         Isa::detect(self).map(Isa::lanes)
     }
+
+    /// Runs `work` compiled for this kernel's instructions (AVX2 and FMA; AVX-512F with them;
+    /// `Scalar`: the plain build; `Auto`: the widest this CPU has), or hands it back, not run,
+    /// where the CPU lacks them.
+    ///
+    /// Every build gives the same bits: Rust rounds each `f32` and `f64` operation on its own
+    /// whatever the instructions (it never fuses a multiply and an add unless asked, and
+    /// `mul_add` rounds once everywhere), so only how many lanes an instruction holds changes.
+    #[inline]
+    pub fn vectorise<W: Vectorised>(self, work: W) -> Result<W::Output, W> {
+        match Isa::detect(self) {
+            Some(isa) => Ok(isa.vectorise(work)),
+            None => Err(work),
+        }
+    }
 }
 
 /// A kernel this CPU can run. Only [`Isa::detect`] makes one, after runtime feature detection,
@@ -405,6 +436,7 @@ enum Kind {
 
 impl Isa {
     /// The instruction set that runs `kernel` on this CPU; `None` if the CPU lacks it.
+    #[inline]
     pub fn detect(kernel: GridKernel) -> Option<Isa> {
         #[cfg(target_arch = "x86_64")]
         {
@@ -435,6 +467,20 @@ impl Isa {
             Kind::Avx2 => 8,
             #[cfg(target_arch = "x86_64")]
             Kind::Avx512 => 16,
+        }
+    }
+
+    /// Runs `work` compiled for this instruction set.
+    #[inline]
+    fn vectorise<W: Vectorised>(self, work: W) -> W::Output {
+        match self.0 {
+            Kind::Scalar { .. } => work.run(),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `detect` found AVX2 and FMA before building this Isa.
+            Kind::Avx2 => unsafe { x86::vectorised_avx2(work) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `detect` found AVX-512F, AVX2 and FMA before building this Isa.
+            Kind::Avx512 => unsafe { x86::vectorised_avx512(work) },
         }
     }
 

@@ -3,7 +3,7 @@
 //! run only for an [`Isa`](super::Isa) that feature detection built. So every intrinsic here runs
 //! on a CPU that has it: that is the `SAFETY` argument of every `unsafe` block in this file.
 
-use super::{Int, Kernel, Mask, Real, Scalar, Simd};
+use super::{Int, Kernel, Mask, Real, Scalar, Simd, Vectorised};
 use std::arch::x86_64::*;
 use std::ops::{Add, BitAnd, BitOr, BitXor, Div, Mul, Neg, Sub};
 
@@ -32,6 +32,24 @@ pub(super) unsafe fn avx2<K: Kernel>(kernel: K) -> K::Output {
 #[target_feature(enable = "avx512f,avx2,fma")]
 pub(super) unsafe fn avx512<K: Kernel>(kernel: K) -> K::Output {
     kernel.run(Avx512(()))
+}
+
+/// Runs plain `work` compiled for AVX2 and FMA.
+///
+/// # Safety
+/// The CPU must have AVX2 and FMA.
+#[target_feature(enable = "avx2,fma")]
+pub(super) unsafe fn vectorised_avx2<W: Vectorised>(work: W) -> W::Output {
+    work.run()
+}
+
+/// Runs plain `work` compiled for AVX-512F, AVX2 and FMA.
+///
+/// # Safety
+/// The CPU must have AVX-512F, AVX2 and FMA.
+#[target_feature(enable = "avx512f,avx2,fma")]
+pub(super) unsafe fn vectorised_avx512<W: Vectorised>(work: W) -> W::Output {
+    work.run()
 }
 
 /// Proof that the CPU has AVX2 and FMA; only [`avx2`] makes one.

@@ -2,6 +2,7 @@
 //! function, shared edges are seamless, and this holds for every configuration (every base,
 //! fractal mode, hashing, warp, contrast and erosion).
 
+use perlin_core::Vectorised;
 use perlin_core::grid::GridError;
 use perlin_core::prelude::*;
 
@@ -247,6 +248,80 @@ fn every_kernel_the_cpu_has_gives_bit_identical_grids() {
                     .expect("sizes match");
                 let at = format!("values alone, {kernel:?} {fbm:?} {spec:?}");
                 assert_eq!(bits(&only), bits(&reference.values), "{at}");
+            }
+        }
+    }
+}
+
+/// Plain work for [`GridKernel::vectorise`]: eight lanes at a time, a smoothstep blend with a
+/// division, a square root, a clamp and a fused multiply-add, the last few lanes alone.
+struct Blend<'a> {
+    a: &'a [f32],
+    b: &'a [f32],
+    out: &'a mut Vec<f32>,
+}
+
+impl Blend<'_> {
+    #[inline(always)]
+    fn lane(a: f32, b: f32) -> f32 {
+        let k = (a / (1.0 + b.abs())).clamp(0.0, 1.0);
+        let w = k * k * (3.0 - 2.0 * k);
+        a.mul_add(1.0 - w, b * w) + (a * a + b * b).sqrt()
+    }
+}
+
+impl Vectorised for Blend<'_> {
+    type Output = usize;
+    #[inline(always)]
+    fn run(self) -> usize {
+        self.out.clear();
+        let (mut a8, mut b8) = (self.a.chunks_exact(8), self.b.chunks_exact(8));
+        for (a, b) in (&mut a8).zip(&mut b8) {
+            let mut lanes = [0.0f32; 8];
+            for (l, lane) in lanes.iter_mut().enumerate() {
+                *lane = Self::lane(a[l], b[l]);
+            }
+            self.out.extend_from_slice(&lanes);
+        }
+        for (&a, &b) in a8.remainder().iter().zip(b8.remainder()) {
+            self.out.push(Self::lane(a, b));
+        }
+        self.out.len()
+    }
+}
+
+#[test]
+fn vectorised_work_gives_the_plain_bits_on_every_kernel_the_cpu_has() {
+    // Values across the range: tiny, huge, negative, around the clamp's ends.
+    let a: Vec<f32> = (0..1003)
+        .map(|k| ((k as f32) * 0.618_034).sin() * 10f32.powi(k % 13 - 6))
+        .collect();
+    let b: Vec<f32> = (0..1003)
+        .map(|k| ((k * 7 % 101) as f32 - 50.0) * 0.37)
+        .collect();
+    let mut reference = Vec::new();
+    let plain = GridKernel::Scalar.vectorise(Blend {
+        a: &a,
+        b: &b,
+        out: &mut reference,
+    });
+    assert_eq!(plain.ok(), Some(a.len()));
+    for kernel in GridKernel::ALL.into_iter().chain([GridKernel::Auto]) {
+        let mut out = Vec::new();
+        match kernel.vectorise(Blend {
+            a: &a,
+            b: &b,
+            out: &mut out,
+        }) {
+            Ok(n) => {
+                assert!(kernel.is_available(), "{kernel:?} ran");
+                assert_eq!(n, a.len());
+                assert_eq!(bits(&out), bits(&reference), "{kernel:?}");
+            }
+            // Handed back, not run.
+            Err(work) => {
+                assert!(!kernel.is_available(), "{kernel:?} did not run");
+                assert!(work.out.is_empty());
             }
         }
     }
