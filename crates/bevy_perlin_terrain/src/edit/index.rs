@@ -6,7 +6,7 @@ use super::modifier::Modifier;
 use crate::space::{Bounds, cell_count, cells_covering};
 use bevy::math::{DVec2, IVec2};
 use bevy::platform::collections::HashMap;
-use perlin_core::GridSpec;
+use perlin_core::{GridKernel, GridSpec};
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -181,10 +181,12 @@ impl GroundEdits {
 
     /// Applies the modifiers `touching` the grid `spec` (from [`touching`](Self::touching) over
     /// its [`grid_bounds`]) to its `heights` (metres) and `slopes` (`[∂h/∂x, ∂h/∂z]`),
-    /// row-major. Each sample's result depends only on its position, whatever the grid:
-    /// neighbouring chunks, the parent level and the sampler agree where they share a position.
+    /// row-major, with paths' runs compiled for `kernel` (the same bits on every kernel). Each
+    /// sample's result depends only on its position, whatever the grid: neighbouring chunks,
+    /// the parent level and the sampler agree where they share a position.
     pub(crate) fn apply(
         &self,
+        kernel: GridKernel,
         spec: &GridSpec,
         touching: &Touching,
         heights: &mut [f32],
@@ -202,7 +204,8 @@ impl GroundEdits {
         };
         for (m, segments) in &touching.modifiers {
             let modifier = &self.modifiers[*m as usize];
-            if let Some(mut pass) = modifier.path_pass(segments) {
+            if let Some(pass) = modifier.path_pass(segments) {
+                let mut pass = pass.using(kernel);
                 for (row, z) in rows(modifier.bounds) {
                     if let (Some(heights), Some(slopes)) =
                         (heights.get_mut(row.clone()), slopes.get_mut(row))
@@ -285,7 +288,7 @@ mod tests {
         let mut slopes = vec![[0.3, -0.1]; nx * nz];
         if let Some(region) = grid_bounds(spec) {
             let touching = edits.touching(&region);
-            edits.apply(spec, &touching, &mut heights, &mut slopes);
+            edits.apply(GridKernel::Auto, spec, &touching, &mut heights, &mut slopes);
         }
         (heights, slopes)
     }
@@ -387,7 +390,13 @@ mod tests {
                 let n = spec.size[0] * spec.size[1];
                 let (mut heights, mut slopes) = (vec![0.0f32; n], vec![[0.0f32; 2]; n]);
                 if let Some(region) = grid_bounds(spec) {
-                    edits.apply(spec, &edits.touching(&region), &mut heights, &mut slopes);
+                    edits.apply(
+                        GridKernel::Auto,
+                        spec,
+                        &edits.touching(&region),
+                        &mut heights,
+                        &mut slopes,
+                    );
                 }
                 (heights, slopes)
             };
@@ -417,6 +426,63 @@ mod tests {
                 }
             }
             assert!(inside > 1000, "{inside} samples on the road");
+        }
+    }
+
+    #[test]
+    fn a_road_gives_the_same_bits_on_every_kernel_the_cpu_has() {
+        // A road and a channel over a sloping plane, and a hairpin: runs of every length
+        // beside its segments, clusters and vertex caps.
+        let path = |points: &[(f32, f32, f32)], op| TerrainPath {
+            points: points
+                .iter()
+                .map(|&(x, y, z)| bevy::math::Vec3::new(x, y, z))
+                .collect(),
+            width: 6.0,
+            falloff: 12.0,
+            op,
+            ..TerrainPath::default()
+        };
+        let rise = [(-50.0, 0.0, -30.0), (0.0, 9.0, 4.0), (45.0, 14.0, 12.0)];
+        let hairpin = [
+            (-40.0, 5.0, -9.0),
+            (20.0, 6.0, -9.0),
+            (30.0, 7.0, 0.0),
+            (-40.0, 8.0, 9.0),
+        ];
+        let paths = [
+            path(&rise, PathOp::Road),
+            path(&rise, PathOp::Channel { depth: 2.0 }),
+            path(&hairpin, PathOp::Road),
+        ];
+        let spec = GridSpec::new([-55.5, -38.25], 0.5, [203, 150]);
+        let region = grid_bounds(&spec).expect("a finite grid");
+        for path in paths {
+            let edits = GroundEdits::new(vec![path_modifier(&path)]);
+            let touching = edits.touching(&region);
+            let on = |kernel| {
+                let (mut heights, mut slopes) = edited_plane(&GroundEdits::default(), &spec);
+                edits.apply(kernel, &spec, &touching, &mut heights, &mut slopes);
+                let bits: Vec<u32> = heights.iter().map(|h| h.to_bits()).collect();
+                let slope_bits: Vec<[u32; 2]> =
+                    slopes.iter().map(|g| g.map(f32::to_bits)).collect();
+                (bits, slope_bits)
+            };
+            let plain = on(GridKernel::Scalar);
+            let untouched = edited_plane(&GroundEdits::default(), &spec).0;
+            let changed = plain
+                .0
+                .iter()
+                .zip(&untouched)
+                .filter(|(a, b)| **a != b.to_bits());
+            assert!(
+                changed.count() > 5_000,
+                "{:?}: the path changes the grid",
+                path.op
+            );
+            for kernel in GridKernel::ALL.into_iter().filter(|k| k.is_available()) {
+                assert!(on(kernel) == plain, "{:?} on {kernel:?}", path.op);
+            }
         }
     }
 

@@ -7,7 +7,9 @@
 //! as near. So each row is cut into *parts*: for every segment the samples beside it and within
 //! reach (its band), for every vertex those within reach and beside neither neighbour. Where a
 //! sample has one part, that part is its nearest (the usual case: a run beside one segment,
-//! blended in one pass of `f32` arithmetic the compiler vectorises); where parts overlap
+//! blended in one pass of `f32` arithmetic over eight lanes, which
+//! [`GridKernel::vectorise`](perlin_core::GridKernel::vectorise) compiles for the widest vector
+//! instructions the CPU has, with the same bits); where parts overlap
 //! (the inside of a bend, a hairpin), the nearest of them wins, the first in the path's order
 //! on a tie. Every cut is a comparison of the sample's own `x` with bounds that depend only on
 //! the row's `z`, so a grid and a single sample at the same place agree bit for bit.
@@ -18,6 +20,7 @@
 
 use crate::space::Bounds;
 use bevy::math::{DVec2, Vec2};
+use perlin_core::{GridKernel, Vectorised};
 use std::ops::Range;
 
 /// A straight piece of a path's centre line, from `a` (height `ya`) to `b` (height `yb`), and
@@ -32,6 +35,9 @@ pub(crate) struct Segment {
     /// The unit normal of `b − a` (zero for a point), and `1 / |b − a|²` (zero for a point).
     normal: DVec2,
     inv_len2: f64,
+    /// The rows (`z` from, to) that can hold a sample beside it within its reach: the `z` span
+    /// of that rectangle, with a margin (empty for a point).
+    rows: (f64, f64),
     /// Where a row meets it, the quotients worked out once: see [`row_cuts`](Self::row_cuts).
     cuts: Cuts,
 }
@@ -64,6 +70,16 @@ impl Segment {
             },
             normal,
             inv_len2: if len2 > 0.0 { 1.0 / len2 } else { 0.0 },
+            rows: if len2 > 0.0 {
+                let across = (reach * normal.y).abs();
+                let margin = 1e-6 * reach + 1e-9 * a.y.abs().max(b.y.abs());
+                (
+                    a.y.min(b.y) - across - margin,
+                    a.y.max(b.y) + across + margin,
+                )
+            } else {
+                (f64::INFINITY, f64::NEG_INFINITY)
+            },
             cuts: Cuts {
                 beside: (u.x != 0.0).then(|| (u.y / u.x, len2 / u.x)),
                 near: (normal.x != 0.0).then(|| (normal.y / normal.x, reach / normal.x.abs())),
@@ -407,13 +423,24 @@ impl BandRow {
         }
     }
 
-    /// The blend over a run of samples beside the segment, eight at a time.
-    fn apply_run(&self, blend: &Blend, xs: &[f64], heights: &mut [f32], slopes: &mut [[f32; 2]]) {
-        if blend.never_raise {
-            self.run::<true>(blend, xs, heights, slopes);
-        } else {
-            self.run::<false>(blend, xs, heights, slopes);
-        }
+    /// The blend over a run of samples beside the segment, eight at a time, compiled for
+    /// `kernel`'s vector instructions (the plain build where the CPU lacks them).
+    fn apply_run(
+        &self,
+        blend: &Blend,
+        kernel: GridKernel,
+        xs: &[f64],
+        heights: &mut [f32],
+        slopes: &mut [[f32; 2]],
+    ) {
+        let run = Run {
+            row: self,
+            blend,
+            xs,
+            heights,
+            slopes,
+        };
+        kernel.vectorise(run).unwrap_or_else(Vectorised::run);
     }
 
     #[allow(clippy::needless_range_loop, reason = "lanes of arrays side by side")]
@@ -461,6 +488,35 @@ impl BandRow {
     }
 }
 
+/// A run of samples beside one segment: plain `f32` lanes, which [`GridKernel::vectorise`]
+/// compiles for the widest vector instructions the CPU has (the same bits on every build).
+struct Run<'r> {
+    row: &'r BandRow,
+    blend: &'r Blend,
+    xs: &'r [f64],
+    heights: &'r mut [f32],
+    slopes: &'r mut [[f32; 2]],
+}
+
+impl Vectorised for Run<'_> {
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        let Run {
+            row,
+            blend,
+            xs,
+            heights,
+            slopes,
+        } = self;
+        if blend.never_raise {
+            row.run::<true>(blend, xs, heights, slopes);
+        } else {
+            row.run::<false>(blend, xs, heights, slopes);
+        }
+    }
+}
+
 /// The blend towards vertex `v` at the sample at `(x, z)`.
 #[inline]
 fn apply_vertex(blend: &Blend, v: &Vertex, x: f64, z: f64, h: &mut f32, g: &mut [f32; 2]) {
@@ -502,6 +558,8 @@ pub(crate) struct PathPass<'a> {
     reach: f64,
     depth: f64,
     blend: Blend,
+    /// Whose vector instructions the runs beside segments are compiled for.
+    kernel: GridKernel,
     // Per row: the parts, and where parts overlap what each piece's samples may take.
     parts: Vec<Part>,
     near: Vec<(Part, Nearest<'a>)>,
@@ -563,6 +621,7 @@ impl<'a> PathPass<'a> {
                 depth: depth as f32,
                 never_raise,
             },
+            kernel: GridKernel::Auto,
             parts: Vec::new(),
             near: Vec::new(),
             cuts: Vec::new(),
@@ -570,12 +629,19 @@ impl<'a> PathPass<'a> {
         }
     }
 
+    /// The pass with its runs compiled for `kernel`'s vector instructions (the same bits as
+    /// any other kernel; `Auto`, the widest the CPU has, unless told).
+    pub fn using(mut self, kernel: GridKernel) -> Self {
+        self.kernel = kernel;
+        self
+    }
+
     /// Cuts the row at `z` (its samples' `x` in `xs`, ascending, about `1 / inv_step` apart)
     /// into parts, sorted by their first column.
     fn cut_row(&mut self, z: f64, xs: &[f64], inv_step: f64) {
         self.parts.clear();
         for (seg, &key) in self.segments.iter().zip(&self.keys) {
-            if z < seg.bounds.min.y || z > seg.bounds.max.y {
+            if z < seg.rows.0 || z > seg.rows.1 {
                 continue;
             }
             let (Some(beside), Some(near)) = seg.row_cuts(z) else {
@@ -711,6 +777,7 @@ impl<'a> PathPass<'a> {
         if is_segment(key) {
             BandRow::new(self.segment(key), z, self.depth).apply_run(
                 &self.blend,
+                self.kernel,
                 xs,
                 heights,
                 slopes,

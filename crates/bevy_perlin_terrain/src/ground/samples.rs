@@ -78,7 +78,7 @@ impl GroundSamples {
                 *g = [g[0] * height_scale, g[1] * height_scale];
             }
             self.height_scale = 1.0;
-            edits.apply(spec, &touching, values, gradients);
+            edits.apply(GridKernel::Auto, spec, &touching, values, gradients);
         }
         Ok(())
     }
