@@ -5,7 +5,7 @@
 use super::{ChunkCoord, ColourRamp, chunk_grid};
 use crate::config::TerrainConfig;
 use crate::edit::{GroundEdits, config_edits};
-use crate::ground::with_thread_samples;
+use crate::ground::with_thread_samples_and_coarse;
 use bevy::asset::RenderAssetUsages;
 use bevy::mesh::{Indices, Mesh, MeshVertexAttribute, PrimitiveTopology, VertexFormat};
 use perlin_core::{Detail, Fbm, GridSpec, NoiseTables};
@@ -250,46 +250,41 @@ fn morph_targets(n: usize, parent: &[(f32, [f32; 3])], out: &mut Vec<[f32; 4]>) 
 /// shows while a neighbour of another level is being replaced.
 pub fn build_chunk_mesh(job: &ChunkJob) -> ChunkMeshData {
     let n = job.quads as usize + 1;
-    // The parent's vertices first (in the thread's buffers, which the chunk's own fill reuses).
-    let parent = job.parent_spacing.map(|spacing| {
-        with_thread_samples(|samples| {
-            let m = job.quads as usize / 2 + 1;
-            let filled = samples.fill(
+    let m = job.quads as usize / 2 + 1;
+    // The chunk's grid and, below the top level, its parent's vertices inside it.
+    with_thread_samples_and_coarse(|samples, coarse| {
+        let grid = (&job.grid(), job.detail());
+        let filled = match job.parent_spacing {
+            Some(spacing) => samples.fill_with_coarse(
+                coarse,
                 &job.tables,
                 &job.noise,
                 job.height_scale,
                 &job.edits,
-                &job.parent_grid(spacing),
-                Detail::at_spacing(spacing),
-            );
-            if filled.is_err() || samples.len() != m * m {
-                return None;
-            }
-            Some(
-                (0..m * m)
-                    .map(|k| {
-                        let (h, n) = samples.ground(k).unwrap_or((0.0, bevy::math::Vec3::Y));
-                        (h, n.to_array())
-                    })
-                    .collect::<Vec<_>>(),
-            )
-        })
-    });
-    if matches!(parent, Some(None)) {
-        return ChunkMeshData::default();
-    }
-    with_thread_samples(|samples| {
-        let filled = samples.fill(
-            &job.tables,
-            &job.noise,
-            job.height_scale,
-            &job.edits,
-            &job.grid(),
-            job.detail(),
-        );
-        if filled.is_err() || samples.len() != n * n || n < 3 {
+                grid,
+                (&job.parent_grid(spacing), Detail::at_spacing(spacing)),
+            ),
+            None => samples.fill(
+                &job.tables,
+                &job.noise,
+                job.height_scale,
+                &job.edits,
+                grid.0,
+                grid.1,
+            ),
+        };
+        let parent_filled = job.parent_spacing.is_none() || coarse.len() == m * m;
+        if filled.is_err() || samples.len() != n * n || n < 3 || !parent_filled {
             return ChunkMeshData::default();
         }
+        let parent = job.parent_spacing.map(|_| {
+            (0..m * m)
+                .map(|k| {
+                    let (h, n) = coarse.ground(k).unwrap_or((0.0, bevy::math::Vec3::Y));
+                    (h, n.to_array())
+                })
+                .collect::<Vec<_>>()
+        });
         let vertices = n * n + 4 * n;
         let mut mesh = ChunkMeshData {
             positions: Vec::with_capacity(vertices),
@@ -328,7 +323,7 @@ pub fn build_chunk_mesh(job: &ChunkJob) -> ChunkMeshData {
                     .extend(samples.creases(row_of(j)).iter().map(|&c| [c, 0.0]));
             }
         }
-        match parent.flatten() {
+        match parent {
             Some(parent) => morph_targets(n, &parent, &mut mesh.morph),
             None => mesh.morph.extend(
                 mesh.positions

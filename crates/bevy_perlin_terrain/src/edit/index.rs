@@ -192,41 +192,95 @@ impl GroundEdits {
         heights: &mut [f32],
         slopes: &mut [[f32; 2]],
     ) {
-        let [nx, nz] = spec.size;
-        let step = spec.step[0];
-        // The samples' `x`, the same in every row.
-        let xs: Vec<f64> = (0..nx).map(|i| spec.position(0, i)).collect();
-        let rows = |bounds: Bounds| {
-            (0..nz).filter_map(move |j| {
-                let z = spec.position(1, j);
-                (z >= bounds.min.y && z <= bounds.max.y).then_some((j * nx..(j + 1) * nx, z))
-            })
-        };
+        let grid = Rows::new(spec);
+        for (m, segments) in &touching.modifiers {
+            self.apply_one(kernel, *m, segments, &grid, heights, slopes);
+        }
+    }
+
+    /// [`apply`](Self::apply) to a grid and to a coarser one over the same area, with the
+    /// modifiers `touching` either: the same results, bit for bit. Where the coarse grid's
+    /// samples are every other sample of the fine one (a chunk's parent level), a path cuts each
+    /// of the fine grid's rows once for both.
+    pub(crate) fn apply_with_coarse(
+        &self,
+        kernel: GridKernel,
+        touching: &Touching,
+        (spec, heights, slopes): (&GridSpec, &mut [f32], &mut [[f32; 2]]),
+        (coarse_spec, coarse_heights, coarse_slopes): (&GridSpec, &mut [f32], &mut [[f32; 2]]),
+    ) {
+        let (fine, coarse) = (Rows::new(spec), Rows::new(coarse_spec));
+        let every_other = coarse.is_every_other_of(&fine);
         for (m, segments) in &touching.modifiers {
             let modifier = &self.modifiers[*m as usize];
-            if let Some(pass) = modifier.path_pass(segments) {
-                let mut pass = pass.using(kernel);
-                for (row, z) in rows(modifier.bounds) {
-                    if let (Some(heights), Some(slopes)) =
-                        (heights.get_mut(row.clone()), slopes.get_mut(row))
-                    {
-                        pass.apply_row(z, &xs, 1.0 / step, heights, slopes);
+            match modifier.path_pass(segments) {
+                Some(pass) if every_other => {
+                    let mut pass = pass.using(kernel);
+                    let nx = coarse.xs.len();
+                    for (row, z, j) in fine.rows(modifier.bounds) {
+                        let (Some(heights), Some(slopes)) =
+                            (heights.get_mut(row.clone()), slopes.get_mut(row))
+                        else {
+                            continue;
+                        };
+                        // The coarse grid's row `j / 2` is this one's even row `j`.
+                        let k = j / 2 * nx..(j / 2 + 1) * nx;
+                        let coarse_row =
+                            match (coarse_heights.get_mut(k.clone()), coarse_slopes.get_mut(k)) {
+                                (Some(h), Some(g)) if j % 2 == 0 => Some((&coarse.xs[..], h, g)),
+                                _ => None,
+                            };
+                        pass.apply_row_with_coarse(
+                            z,
+                            &fine.xs,
+                            1.0 / fine.step,
+                            heights,
+                            slopes,
+                            coarse_row,
+                        );
                     }
                 }
-                continue;
+                _ => {
+                    self.apply_one(kernel, *m, segments, &fine, heights, slopes);
+                    self.apply_one(kernel, *m, segments, &coarse, coarse_heights, coarse_slopes);
+                }
             }
-            // A stamp: the samples of each row within its box.
-            let (low, high) = (modifier.bounds.min.x, modifier.bounds.max.x);
-            for (row, z) in rows(modifier.bounds) {
-                let start = row.start;
-                for (i, &x) in xs.iter().enumerate() {
-                    if x < low || x > high {
-                        continue;
-                    }
-                    let k = start + i;
-                    if let (Some(h), Some(g)) = (heights.get(k).copied(), slopes.get(k).copied()) {
-                        (heights[k], slopes[k]) = modifier.apply_stamp(DVec2::new(x, z), h, g);
-                    }
+        }
+    }
+
+    /// Modifier `m` (its `segments`, for a path) over the rows of a grid.
+    fn apply_one(
+        &self,
+        kernel: GridKernel,
+        m: u32,
+        segments: &[u32],
+        grid: &Rows,
+        heights: &mut [f32],
+        slopes: &mut [[f32; 2]],
+    ) {
+        let modifier = &self.modifiers[m as usize];
+        if let Some(pass) = modifier.path_pass(segments) {
+            let mut pass = pass.using(kernel);
+            for (row, z, _) in grid.rows(modifier.bounds) {
+                if let (Some(heights), Some(slopes)) =
+                    (heights.get_mut(row.clone()), slopes.get_mut(row))
+                {
+                    pass.apply_row(z, &grid.xs, 1.0 / grid.step, heights, slopes);
+                }
+            }
+            return;
+        }
+        // A stamp: the samples of each row within its box.
+        let (low, high) = (modifier.bounds.min.x, modifier.bounds.max.x);
+        for (row, z, _) in grid.rows(modifier.bounds) {
+            let start = row.start;
+            for (i, &x) in grid.xs.iter().enumerate() {
+                if x < low || x > high {
+                    continue;
+                }
+                let k = start + i;
+                if let (Some(h), Some(g)) = (heights.get(k).copied(), slopes.get(k).copied()) {
+                    (heights[k], slopes[k]) = modifier.apply_stamp(DVec2::new(x, z), h, g);
                 }
             }
         }
@@ -239,6 +293,46 @@ impl GroundEdits {
             .modifiers
             .iter()
             .any(|(m, segments)| self.modifiers[*m as usize].clears(p, segments))
+    }
+}
+
+/// A grid's rows as the modifiers walk them: its samples' `x` (the same in every row) and its
+/// spacing along `x`.
+struct Rows<'s> {
+    spec: &'s GridSpec,
+    xs: Vec<f64>,
+    step: f64,
+}
+
+impl<'s> Rows<'s> {
+    fn new(spec: &'s GridSpec) -> Self {
+        Self {
+            spec,
+            xs: (0..spec.size[0]).map(|i| spec.position(0, i)).collect(),
+            step: spec.step[0],
+        }
+    }
+
+    /// The rows (their samples' range, `z` and index) within `bounds`' `z` span.
+    fn rows(&self, bounds: Bounds) -> impl Iterator<Item = (Range<usize>, f64, usize)> + '_ {
+        let [nx, nz] = self.spec.size;
+        (0..nz).filter_map(move |j| {
+            let z = self.spec.position(1, j);
+            (z >= bounds.min.y && z <= bounds.max.y).then_some((j * nx..(j + 1) * nx, z, j))
+        })
+    }
+
+    /// Whether this grid's samples are every other sample of `fine`'s, position for position
+    /// (the same bits), and `fine` has none past them.
+    fn is_every_other_of(&self, fine: &Rows) -> bool {
+        let same = |a: f64, b: f64| a.to_bits() == b.to_bits();
+        let ([nx, nz], [fx, fz]) = (self.spec.size, fine.spec.size);
+        nx > 0
+            && nz > 0
+            && fx == 2 * nx - 1
+            && fz == 2 * nz - 1
+            && (0..nx).all(|i| same(self.xs[i], fine.xs[2 * i]))
+            && (0..nz).all(|j| same(self.spec.position(1, j), fine.spec.position(1, 2 * j)))
     }
 }
 
@@ -483,6 +577,78 @@ mod tests {
             for kernel in GridKernel::ALL.into_iter().filter(|k| k.is_available()) {
                 assert!(on(kernel) == plain, "{:?} on {kernel:?}", path.op);
             }
+        }
+    }
+
+    #[test]
+    fn a_grid_and_a_coarse_one_edited_together_equal_each_edited_alone() {
+        let path = |points: &[(f32, f32, f32)], op| {
+            path_modifier(&TerrainPath {
+                points: points
+                    .iter()
+                    .map(|&(x, y, z)| bevy::math::Vec3::new(x, y, z))
+                    .collect(),
+                width: 6.0,
+                falloff: 12.0,
+                op,
+                ..TerrainPath::default()
+            })
+        };
+        let edits = GroundEdits::new(vec![
+            path(
+                &[(-45.0, 2.0, -20.0), (5.0, 9.0, 6.0), (45.0, 13.0, 10.0)],
+                PathOp::Road,
+            ),
+            path(
+                &[
+                    (-40.0, 5.0, -9.0),
+                    (20.0, 6.0, -9.0),
+                    (30.0, 7.0, 0.0),
+                    (-40.0, 8.0, 9.0),
+                ],
+                PathOp::Channel { depth: 1.5 },
+            ),
+            stamp_at(12.0, -15.0),
+        ]);
+        let fine = GridSpec::new([-40.0, -30.0], 0.5, [161, 121]);
+        // Every other sample of `fine` (the row cuts are shared), and a grid off them by a
+        // quarter step (cut on its own).
+        let coarse = GridSpec::new([-40.0, -30.0], 1.0, [81, 61]);
+        let shifted = GridSpec::new([-39.75, -29.0], 1.0, [81, 61]);
+        let bits = |(h, g): &(Vec<f32>, Vec<[f32; 2]>)| {
+            let h: Vec<u32> = h.iter().map(|v| v.to_bits()).collect();
+            let g: Vec<[u32; 2]> = g.iter().map(|v| v.map(f32::to_bits)).collect();
+            (h, g)
+        };
+        for coarse in [coarse, shifted] {
+            let region = grid_bounds(&fine)
+                .zip(grid_bounds(&coarse))
+                .map(|(a, b)| a.union(b))
+                .expect("finite grids");
+            let touching = edits.touching(&region);
+            let none = GroundEdits::default();
+            let (mut heights, mut slopes) = edited_plane(&none, &fine);
+            let (mut coarse_heights, mut coarse_slopes) = edited_plane(&none, &coarse);
+            edits.apply_with_coarse(
+                GridKernel::Auto,
+                &touching,
+                (&fine, &mut heights, &mut slopes),
+                (&coarse, &mut coarse_heights, &mut coarse_slopes),
+            );
+            let alone = edited_plane(&edits, &fine);
+            assert!(
+                bits(&alone) != bits(&edited_plane(&none, &fine)),
+                "the edits change it"
+            );
+            assert!(
+                bits(&(heights, slopes)) == bits(&alone),
+                "{coarse:?}: the fine grid"
+            );
+            let coarse_alone = edited_plane(&edits, &coarse);
+            assert!(
+                bits(&(coarse_heights, coarse_slopes)) == bits(&coarse_alone),
+                "{coarse:?}: the coarse grid"
+            );
         }
     }
 

@@ -740,6 +740,43 @@ impl<'a> PathPass<'a> {
             return;
         }
         self.cut_row(z, xs, inv_step);
+        self.apply_parts(z, xs, heights, slopes);
+    }
+
+    /// [`apply_row`](Self::apply_row), then the same to the row at `z` of a coarser grid
+    /// (`coarse`: its samples' `x`, heights and slopes) whose samples are every other sample of
+    /// this row (`coarse.0[i]` is `xs[2·i]`, the same bits): the row's parts, their columns
+    /// halved, are exactly the ones the coarse row would cut.
+    pub fn apply_row_with_coarse(
+        &mut self,
+        z: f64,
+        xs: &[f64],
+        inv_step: f64,
+        heights: &mut [f32],
+        slopes: &mut [[f32; 2]],
+        coarse: Option<(&[f64], &mut [f32], &mut [[f32; 2]])>,
+    ) {
+        self.apply_row(z, xs, inv_step, heights, slopes);
+        let Some((coarse_xs, coarse_heights, coarse_slopes)) = coarse else {
+            return;
+        };
+        if self.segments.is_empty() || xs.is_empty() || !(inv_step > 0.0 && inv_step.is_finite()) {
+            // Not cut as a whole row: the coarse row is cut on its own.
+            self.apply_row(z, coarse_xs, 0.5 * inv_step, coarse_heights, coarse_slopes);
+            return;
+        }
+        // Column `i` of the coarse row is column `2·i` of this one.
+        let n = coarse_xs.len();
+        for part in &mut self.parts {
+            part.cols = part.cols.start.div_ceil(2).min(n)..part.cols.end.div_ceil(2).min(n);
+        }
+        self.parts.retain(|part| !part.cols.is_empty());
+        self.apply_parts(z, coarse_xs, coarse_heights, coarse_slopes);
+    }
+
+    /// Applies the parts of the last cut to the row at `z`: each alone where it is, the nearest
+    /// where they overlap.
+    fn apply_parts(&mut self, z: f64, xs: &[f64], heights: &mut [f32], slopes: &mut [[f32; 2]]) {
         let mut p = 0;
         while p < self.parts.len() {
             // A cluster: parts whose columns overlap one after another.

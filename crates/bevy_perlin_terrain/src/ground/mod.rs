@@ -8,6 +8,9 @@ mod samples;
 mod state;
 
 pub use sampler::TerrainSampler;
+// The colliders (with the `avian` feature) fill one grid; chunks fill theirs with the parent's.
+#[cfg(feature = "avian")]
 pub(crate) use samples::with_thread_samples;
+pub(crate) use samples::with_thread_samples_and_coarse;
 pub use state::{ActiveTerrainConfig, TerrainTables};
 pub(crate) use state::{NextGround, next_state};

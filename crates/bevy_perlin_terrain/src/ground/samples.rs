@@ -4,7 +4,8 @@
 //! to height, noise gradient to normal), so the sampler equals the mesh at every vertex, bit for
 //! bit.
 
-use crate::edit::{GroundEdits, grid_bounds};
+use crate::edit::{GroundEdits, Touching, grid_bounds};
+use crate::space::Bounds;
 use bevy::math::Vec3;
 use perlin_core::{Detail, Fbm, GridError, GridKernel, GridSpec, NoiseTables};
 use std::cell::RefCell;
@@ -38,6 +39,64 @@ impl GroundSamples {
         spec: &GridSpec,
         detail: Detail,
     ) -> Result<(), GridError> {
+        self.fill_noise(tables, noise, height_scale, spec, detail)?;
+        if let Some(touching) = touching(edits, grid_bounds(spec)) {
+            let (values, gradients) = self.in_metres();
+            edits.apply(GridKernel::Auto, spec, &touching, values, gradients);
+        }
+        Ok(())
+    }
+
+    /// [`fill`](Self::fill) for `spec` with `detail`, and for `coarse` the grid `coarse_spec`
+    /// with `coarse_detail`: the same results, bit for bit. Where `coarse_spec`'s samples are
+    /// every other sample of `spec` (a chunk's parent level), a path cuts each row once for both
+    /// grids. On an error neither grid keeps a sample.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "one fill's inputs, then the coarse grid's"
+    )]
+    pub fn fill_with_coarse(
+        &mut self,
+        coarse: &mut GroundSamples,
+        tables: &NoiseTables,
+        noise: &Fbm,
+        height_scale: f32,
+        edits: &GroundEdits,
+        (spec, detail): (&GridSpec, Detail),
+        (coarse_spec, coarse_detail): (&GridSpec, Detail),
+    ) -> Result<(), GridError> {
+        self.fill_noise(tables, noise, height_scale, spec, detail)?;
+        coarse
+            .fill_noise(tables, noise, height_scale, coarse_spec, coarse_detail)
+            .inspect_err(|_| self.len = 0)?;
+        // The modifiers touching either grid (one that reaches none of a grid's samples leaves
+        // them as they are).
+        let region = match (grid_bounds(spec), grid_bounds(coarse_spec)) {
+            (Some(a), Some(b)) => Some(a.union(b)),
+            (a, b) => a.or(b),
+        };
+        if let Some(touching) = touching(edits, region) {
+            let (values, gradients) = self.in_metres();
+            let (coarse_values, coarse_gradients) = coarse.in_metres();
+            edits.apply_with_coarse(
+                GridKernel::Auto,
+                &touching,
+                (spec, values, gradients),
+                (coarse_spec, coarse_values, coarse_gradients),
+            );
+        }
+        Ok(())
+    }
+
+    /// The noise of `spec`, the fill before the edits; on an error no sample is left.
+    fn fill_noise(
+        &mut self,
+        tables: &NoiseTables,
+        noise: &Fbm,
+        height_scale: f32,
+        spec: &GridSpec,
+        detail: Detail,
+    ) -> Result<(), GridError> {
         let len = spec.len().ok_or(GridError::TooLarge)?;
         self.height_scale = height_scale;
         // The fill writes every sample of the grid: the buffers grow when a grid needs more,
@@ -48,39 +107,35 @@ impl GroundSamples {
             self.creases.resize(len, 0.0);
             self.gradients.resize(len, [0.0; 2]);
         }
-        let (values, gradients, creases) = (
-            &mut self.values[..len],
-            &mut self.gradients[..len],
-            &mut self.creases[..len],
-        );
         noise.fill_grid_detailed(
             GridKernel::Auto,
             tables,
             spec,
             detail,
-            values,
-            Some(&mut *gradients),
-            Some(creases),
+            &mut self.values[..len],
+            Some(&mut self.gradients[..len]),
+            Some(&mut self.creases[..len]),
         )?;
         self.len = len;
-        let touching = match grid_bounds(spec) {
-            Some(region) if !edits.is_empty() => edits.touching(&region),
-            _ => return Ok(()),
-        };
-        if !touching.is_empty() {
-            // Edits work in metres: the samples become heights and slopes (`v · s` is what
-            // `height` gives, and `height(h, 1)` is `h`: the same bits as without edits), then
-            // the edits apply.
-            for v in &mut *values {
-                *v = height(*v, height_scale);
-            }
-            for g in &mut *gradients {
-                *g = [g[0] * height_scale, g[1] * height_scale];
-            }
-            self.height_scale = 1.0;
-            edits.apply(GridKernel::Auto, spec, &touching, values, gradients);
-        }
         Ok(())
+    }
+
+    /// The samples as heights and slopes in metres, for the edits, which work in metres (`v · s`
+    /// is what `height` gives, and `height(h, 1)` is `h`: the same bits as without edits).
+    fn in_metres(&mut self) -> (&mut [f32], &mut [[f32; 2]]) {
+        let (values, gradients) = (
+            &mut self.values[..self.len],
+            &mut self.gradients[..self.len],
+        );
+        let scale = self.height_scale;
+        for v in &mut *values {
+            *v = height(*v, scale);
+        }
+        for g in &mut *gradients {
+            *g = [g[0] * scale, g[1] * scale];
+        }
+        self.height_scale = 1.0;
+        (values, gradients)
     }
 
     /// How many samples the last fill produced.
@@ -151,6 +206,16 @@ impl GroundSamples {
     }
 }
 
+/// The stamps and paths of `edits` touching `region` (grid bounds), if any.
+fn touching(edits: &GroundEdits, region: Option<Bounds>) -> Option<Touching> {
+    match region {
+        Some(region) if !edits.is_empty() => {
+            Some(edits.touching(&region)).filter(|touching| !touching.is_empty())
+        }
+        _ => None,
+    }
+}
+
 /// Height in metres of a noise value.
 #[inline]
 fn height(value: f32, height_scale: f32) -> f32 {
@@ -171,6 +236,7 @@ pub(crate) fn normal_from_slope(dhdx: f32, dhdz: f32) -> Vec3 {
 
 thread_local! {
     static SAMPLES: RefCell<GroundSamples> = RefCell::new(GroundSamples::default());
+    static COARSE_SAMPLES: RefCell<GroundSamples> = RefCell::new(GroundSamples::default());
 }
 
 /// Runs `f` with this thread's reusable [`GroundSamples`], so that building one chunk after
@@ -179,4 +245,14 @@ thread_local! {
 /// chunk) until the thread ends.
 pub(crate) fn with_thread_samples<R>(f: impl FnOnce(&mut GroundSamples) -> R) -> R {
     perlin_core::with_thread_scratch(&SAMPLES, f)
+}
+
+/// Runs `f` with this thread's reusable [`GroundSamples`] and a second set for a coarser grid
+/// (a chunk's parent level, for [`GroundSamples::fill_with_coarse`]).
+pub(crate) fn with_thread_samples_and_coarse<R>(
+    f: impl FnOnce(&mut GroundSamples, &mut GroundSamples) -> R,
+) -> R {
+    with_thread_samples(|samples| {
+        perlin_core::with_thread_scratch(&COARSE_SAMPLES, |coarse| f(samples, coarse))
+    })
 }

@@ -7,7 +7,7 @@ use bevy_perlin_terrain::chunk::{ChunkJob, ChunkMeshData, build_chunk_mesh};
 use bevy_perlin_terrain::perlin_core::{
     Detail, DomainWarp, Erosion, Fbm, GridKernel, GridSpec, NoiseTables,
 };
-use bevy_perlin_terrain::{TerrainConfig, TerrainSampler};
+use bevy_perlin_terrain::{PathOp, TerrainConfig, TerrainPath, TerrainSampler};
 use std::sync::Arc;
 
 fn configs() -> Vec<TerrainConfig> {
@@ -120,9 +120,62 @@ fn parent_surface(parent: &ChunkMeshData, n: usize, size: f32, x: f32, z: f32) -
     }
 }
 
+/// The plain config with a road that bends, a hairpin and a channel over the chunks the morph
+/// test builds (a chunk's parent level cuts the path's rows with it).
+fn with_paths() -> TerrainConfig {
+    let path = |points: &[(f32, f32, f32)], op| TerrainPath {
+        points: points.iter().map(|&(x, y, z)| Vec3::new(x, y, z)).collect(),
+        width: 6.0,
+        falloff: 12.0,
+        op,
+        ..TerrainPath::default()
+    };
+    TerrainConfig {
+        paths: vec![
+            path(
+                &[
+                    (-20.0, 5.0, -10.0),
+                    (30.0, 8.0, 20.0),
+                    (70.0, 6.0, -5.0),
+                    (40.0, 9.0, 50.0),
+                ],
+                PathOp::Road,
+            ),
+            path(
+                &[
+                    (10.0, 5.0, 40.0),
+                    (60.0, 5.0, 40.0),
+                    (70.0, 5.0, 50.0),
+                    (10.0, 5.0, 58.0),
+                ],
+                PathOp::Road,
+            ),
+            path(
+                &[
+                    (-460.0, 0.0, 200.0),
+                    (-400.0, 0.0, 240.0),
+                    (-380.0, 0.0, 180.0),
+                ],
+                PathOp::Channel { depth: 3.0 },
+            ),
+        ],
+        ..TerrainConfig::default()
+    }
+}
+
 #[test]
 fn a_chunks_morph_target_is_its_parents_surface() {
-    for config in configs() {
+    let tables = Arc::new(NoiseTables::from_seed(TerrainConfig::default().seed));
+    let (plain, edited) = (
+        build(&TerrainConfig::default(), &tables, IVec2::ZERO, 0),
+        build(&with_paths(), &tables, IVec2::ZERO, 0),
+    );
+    let changed = (plain.morph.iter().zip(&edited.morph)).filter(|(a, b)| a != b);
+    assert!(
+        changed.count() > 1000,
+        "the paths change the parent's surface"
+    );
+    for config in configs().into_iter().chain([with_paths()]) {
         let tables = Arc::new(NoiseTables::from_seed(config.seed));
         let n = config.chunk_resolution as usize;
         for coord in [IVec2::new(0, 0), IVec2::new(-7, 3), IVec2::new(250, -913)] {
