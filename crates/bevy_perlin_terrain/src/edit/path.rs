@@ -527,6 +527,20 @@ fn apply_vertex(blend: &Blend, v: &Vertex, x: f64, z: f64, h: &mut f32, g: &mut 
     blend.one(r - blend.half_width, dir, target, Vec2::ZERO, h, g);
 }
 
+/// The blend towards vertex `v` over a run of samples of the row at `z`.
+fn apply_vertex_run(
+    blend: &Blend,
+    v: &Vertex,
+    z: f64,
+    xs: &[f64],
+    heights: &mut [f32],
+    slopes: &mut [[f32; 2]],
+) {
+    for ((&x, h), g) in xs.iter().zip(heights).zip(slopes) {
+        apply_vertex(blend, v, x, z, h, g);
+    }
+}
+
 /// A part of the centre line as a row's samples see it.
 #[derive(Clone, Copy, Debug)]
 enum Nearest<'a> {
@@ -812,17 +826,31 @@ impl<'a> PathPass<'a> {
             &mut slopes[cols],
         );
         if is_segment(key) {
-            BandRow::new(self.segment(key), z, self.depth).apply_run(
-                &self.blend,
-                self.kernel,
-                xs,
-                heights,
-                slopes,
-            );
+            let row = BandRow::new(self.segment(key), z, self.depth);
+            row.apply_run(&self.blend, self.kernel, xs, heights, slopes);
         } else if let Some(v) = self.vertex(key) {
-            for ((&x, h), g) in xs.iter().zip(heights).zip(slopes) {
-                apply_vertex(&self.blend, v, x, z, h, g);
-            }
+            apply_vertex_run(&self.blend, v, z, xs, heights, slopes);
+        }
+    }
+
+    /// A part as the row at `z` already sees it (in a cluster) alone over the samples `cols`.
+    fn apply_nearest(
+        &self,
+        nearest: &Nearest,
+        z: f64,
+        cols: Range<usize>,
+        xs: &[f64],
+        heights: &mut [f32],
+        slopes: &mut [[f32; 2]],
+    ) {
+        let (xs, heights, slopes) = (
+            &xs[cols.clone()],
+            &mut heights[cols.clone()],
+            &mut slopes[cols],
+        );
+        match nearest {
+            Nearest::Beside(_, row) => row.apply_run(&self.blend, self.kernel, xs, heights, slopes),
+            Nearest::Vertex(v) => apply_vertex_run(&self.blend, v, z, xs, heights, slopes),
         }
     }
 
@@ -855,19 +883,19 @@ impl<'a> PathPass<'a> {
             let here = || here_at.iter().map(|&k| &near[k]);
             // One segment, and vertices that cannot come nearer than it beside it: the
             // segment's run.
-            let mut bands = here().filter_map(|(part, n)| match n {
-                Nearest::Beside(seg, _) => Some((part, *seg)),
+            let mut bands = here_at.iter().filter_map(|&k| match &near[k].1 {
+                Nearest::Beside(seg, _) => Some((k, *seg)),
                 Nearest::Vertex(_) => None,
             });
-            if let (Some((part, seg)), None) = (bands.next(), bands.next())
+            if let (Some((k, seg)), None) = (bands.next(), bands.next())
                 && here()
                     .all(|(_, n)| !matches!(n, Nearest::Vertex(v) if v.rivals(seg, self.reach)))
             {
-                self.apply_part(part.key, z, piece, xs, heights, slopes);
+                self.apply_nearest(&near[k].1, z, piece, xs, heights, slopes);
                 continue;
             }
             if let [k] = here_at[..] {
-                self.apply_part(near[k].0.key, z, piece, xs, heights, slopes);
+                self.apply_nearest(&near[k].1, z, piece, xs, heights, slopes);
                 continue;
             }
             for i in piece {
