@@ -369,6 +369,28 @@ mod tests {
         )
     }
 
+    /// A path 6 m wide with 12 m of falloff through `points` (`x`, `y`, `z`).
+    fn path_through(points: &[(f32, f32, f32)], op: PathOp) -> TerrainPath {
+        TerrainPath {
+            points: points
+                .iter()
+                .map(|&(x, y, z)| bevy::math::Vec3::new(x, y, z))
+                .collect(),
+            width: 6.0,
+            falloff: 12.0,
+            op,
+            ..TerrainPath::default()
+        }
+    }
+
+    /// The bits of a grid's heights and slopes, to compare grids exactly.
+    fn bits(heights: &[f32], slopes: &[[f32; 2]]) -> (Vec<u32>, Vec<[u32; 2]>) {
+        (
+            heights.iter().map(|h| h.to_bits()).collect(),
+            slopes.iter().map(|g| g.map(f32::to_bits)).collect(),
+        )
+    }
+
     /// Heights and slopes of the plane `h = 0.3x − 0.1z + 7` over `spec`, after `edits`.
     fn edited_plane(edits: &GroundEdits, spec: &GridSpec) -> (Vec<f32>, Vec<[f32; 2]>) {
         let [nx, nz] = spec.size;
@@ -444,14 +466,9 @@ mod tests {
         // it shows the distance each sample took. A hairpin whose legs lie 18 m apart (the road
         // reaches 15 m either side, so the legs' reaches overlap), a zigzag with sharp corners,
         // and a closed loop.
-        let level = |points: &[(f32, f32)]| TerrainPath {
-            points: points
-                .iter()
-                .map(|&(x, z)| bevy::math::Vec3::new(x, 10.0, z))
-                .collect(),
-            width: 6.0,
-            falloff: 12.0,
-            ..TerrainPath::default()
+        let level = |points: &[(f32, f32)]| {
+            let points: Vec<_> = points.iter().map(|&(x, z)| (x, 10.0, z)).collect();
+            path_through(&points, PathOp::Road)
         };
         let roads = [
             level(&[
@@ -527,16 +544,6 @@ mod tests {
     fn a_road_gives_the_same_bits_on_every_kernel_the_cpu_has() {
         // A road and a channel over a sloping plane, and a hairpin: runs of every length
         // beside its segments, clusters and vertex caps.
-        let path = |points: &[(f32, f32, f32)], op| TerrainPath {
-            points: points
-                .iter()
-                .map(|&(x, y, z)| bevy::math::Vec3::new(x, y, z))
-                .collect(),
-            width: 6.0,
-            falloff: 12.0,
-            op,
-            ..TerrainPath::default()
-        };
         let rise = [(-50.0, 0.0, -30.0), (0.0, 9.0, 4.0), (45.0, 14.0, 12.0)];
         let hairpin = [
             (-40.0, 5.0, -9.0),
@@ -545,9 +552,9 @@ mod tests {
             (-40.0, 8.0, 9.0),
         ];
         let paths = [
-            path(&rise, PathOp::Road),
-            path(&rise, PathOp::Channel { depth: 2.0 }),
-            path(&hairpin, PathOp::Road),
+            path_through(&rise, PathOp::Road),
+            path_through(&rise, PathOp::Channel { depth: 2.0 }),
+            path_through(&hairpin, PathOp::Road),
         ];
         let spec = GridSpec::new([-55.5, -38.25], 0.5, [203, 150]);
         let region = grid_bounds(&spec).expect("a finite grid");
@@ -557,10 +564,7 @@ mod tests {
             let on = |kernel| {
                 let (mut heights, mut slopes) = edited_plane(&GroundEdits::default(), &spec);
                 edits.apply(kernel, &spec, &touching, &mut heights, &mut slopes);
-                let bits: Vec<u32> = heights.iter().map(|h| h.to_bits()).collect();
-                let slope_bits: Vec<[u32; 2]> =
-                    slopes.iter().map(|g| g.map(f32::to_bits)).collect();
-                (bits, slope_bits)
+                bits(&heights, &slopes)
             };
             let plain = on(GridKernel::Scalar);
             let untouched = edited_plane(&GroundEdits::default(), &spec).0;
@@ -582,18 +586,7 @@ mod tests {
 
     #[test]
     fn a_grid_and_a_coarse_one_edited_together_equal_each_edited_alone() {
-        let path = |points: &[(f32, f32, f32)], op| {
-            path_modifier(&TerrainPath {
-                points: points
-                    .iter()
-                    .map(|&(x, y, z)| bevy::math::Vec3::new(x, y, z))
-                    .collect(),
-                width: 6.0,
-                falloff: 12.0,
-                op,
-                ..TerrainPath::default()
-            })
-        };
+        let path = |points: &[(f32, f32, f32)], op| path_modifier(&path_through(points, op));
         let edits = GroundEdits::new(vec![
             path(
                 &[(-45.0, 2.0, -20.0), (5.0, 9.0, 6.0), (45.0, 13.0, 10.0)],
@@ -615,11 +608,6 @@ mod tests {
         // quarter step (cut on its own).
         let coarse = GridSpec::new([-40.0, -30.0], 1.0, [81, 61]);
         let shifted = GridSpec::new([-39.75, -29.0], 1.0, [81, 61]);
-        let bits = |(h, g): &(Vec<f32>, Vec<[f32; 2]>)| {
-            let h: Vec<u32> = h.iter().map(|v| v.to_bits()).collect();
-            let g: Vec<[u32; 2]> = g.iter().map(|v| v.map(f32::to_bits)).collect();
-            (h, g)
-        };
         for coarse in [coarse, shifted] {
             let region = grid_bounds(&fine)
                 .zip(grid_bounds(&coarse))
@@ -636,17 +624,18 @@ mod tests {
                 (&coarse, &mut coarse_heights, &mut coarse_slopes),
             );
             let alone = edited_plane(&edits, &fine);
+            let plain = edited_plane(&none, &fine);
             assert!(
-                bits(&alone) != bits(&edited_plane(&none, &fine)),
+                bits(&alone.0, &alone.1) != bits(&plain.0, &plain.1),
                 "the edits change it"
             );
             assert!(
-                bits(&(heights, slopes)) == bits(&alone),
+                bits(&heights, &slopes) == bits(&alone.0, &alone.1),
                 "{coarse:?}: the fine grid"
             );
             let coarse_alone = edited_plane(&edits, &coarse);
             assert!(
-                bits(&(coarse_heights, coarse_slopes)) == bits(&coarse_alone),
+                bits(&coarse_heights, &coarse_slopes) == bits(&coarse_alone.0, &coarse_alone.1),
                 "{coarse:?}: the coarse grid"
             );
         }

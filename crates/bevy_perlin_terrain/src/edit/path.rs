@@ -527,20 +527,6 @@ fn apply_vertex(blend: &Blend, v: &Vertex, x: f64, z: f64, h: &mut f32, g: &mut 
     blend.one(r - blend.half_width, dir, target, Vec2::ZERO, h, g);
 }
 
-/// The blend towards vertex `v` over a run of samples of the row at `z`.
-fn apply_vertex_run(
-    blend: &Blend,
-    v: &Vertex,
-    z: f64,
-    xs: &[f64],
-    heights: &mut [f32],
-    slopes: &mut [[f32; 2]],
-) {
-    for ((&x, h), g) in xs.iter().zip(heights).zip(slopes) {
-        apply_vertex(blend, v, x, z, h, g);
-    }
-}
-
 /// A part of the centre line as a row's samples see it.
 #[derive(Clone, Copy, Debug)]
 enum Nearest<'a> {
@@ -713,6 +699,7 @@ impl<'a> PathPass<'a> {
     }
 
     /// Part `key` as the row at `z` sees it.
+    #[inline]
     fn nearest(&self, key: Key, z: f64) -> Option<Nearest<'a>> {
         if is_segment(key) {
             let seg = self.segment(key);
@@ -820,20 +807,13 @@ impl<'a> PathPass<'a> {
         heights: &mut [f32],
         slopes: &mut [[f32; 2]],
     ) {
-        let (xs, heights, slopes) = (
-            &xs[cols.clone()],
-            &mut heights[cols.clone()],
-            &mut slopes[cols],
-        );
-        if is_segment(key) {
-            let row = BandRow::new(self.segment(key), z, self.depth);
-            row.apply_run(&self.blend, self.kernel, xs, heights, slopes);
-        } else if let Some(v) = self.vertex(key) {
-            apply_vertex_run(&self.blend, v, z, xs, heights, slopes);
+        if let Some(nearest) = self.nearest(key, z) {
+            self.apply_nearest(&nearest, z, cols, xs, heights, slopes);
         }
     }
 
-    /// A part as the row at `z` already sees it (in a cluster) alone over the samples `cols`.
+    /// A part as the row at `z` sees it alone over the samples `cols`.
+    #[inline(always)]
     fn apply_nearest(
         &self,
         nearest: &Nearest,
@@ -850,7 +830,11 @@ impl<'a> PathPass<'a> {
         );
         match nearest {
             Nearest::Beside(_, row) => row.apply_run(&self.blend, self.kernel, xs, heights, slopes),
-            Nearest::Vertex(v) => apply_vertex_run(&self.blend, v, z, xs, heights, slopes),
+            Nearest::Vertex(v) => {
+                for ((&x, h), g) in xs.iter().zip(heights).zip(slopes) {
+                    apply_vertex(&self.blend, v, x, z, h, g);
+                }
+            }
         }
     }
 
