@@ -39,6 +39,10 @@ pub(super) struct Axis {
     pub fade: Vec<f32>,
     /// `c′(t)`.
     pub dfade: Vec<f32>,
+    /// Whether every lattice coordinate is finite and below [`SMALL`]: the cells of a grid's
+    /// positions (monotone along the axis) are then monotone too, and a run of them spans its
+    /// first to its last.
+    pub monotone: bool,
     /// Simplex only: the low 32 bits of `⌊cell · SKEW⌋`.
     pub skew_low: Vec<u32>,
     /// Simplex only: `cell · SKEW − ⌊cell · SKEW⌋`.
@@ -47,7 +51,8 @@ pub(super) struct Axis {
 
 impl Axis {
     /// Fills the axis for world `positions`, which the layer maps to lattice coordinates
-    /// `p · frequency + shift`. Reuses the vectors' memory.
+    /// `p · frequency + shift`; `low` asks for [`Axis::low`] too (the point path hashes it).
+    /// Reuses the vectors' memory.
     #[inline(always)]
     pub fn rebuild(
         &mut self,
@@ -56,52 +61,60 @@ impl Axis {
         shift: f64,
         curve: Curve,
         simplex: bool,
+        low: bool,
     ) {
-        let n = positions.len();
-        self.cell.clear();
-        self.cell.resize(n, 0);
-        self.frac.clear();
-        self.frac.resize(n, 0.0);
         let lattice = |p: f64| p * frequency + shift;
-        // The common case in one branch-free, vectorisable pass; huge or non-finite
+        let n = positions.len();
+        let curved = if curve == Curve::None { 0 } else { n };
+        self.cell.resize(n, 0);
+        self.frac.resize(n, 0.0);
+        self.fade.resize(curved, 0.0);
+        self.dfade.resize(curved, 0.0);
+        // The common case in one branch-free, vectorisable pass per curve; huge or non-finite
         // coordinates take the general floor.
-        let mut small = true;
-        for ((c, f), &p) in self.cell.iter_mut().zip(&mut self.frac).zip(positions) {
-            let x = lattice(p);
-            small &= x.abs() < SMALL;
-            let (ci, fi) = cell_small(x);
-            (*c, *f) = (ci, fi as f32);
-        }
-        if !small {
-            for ((c, f), &p) in self.cell.iter_mut().zip(&mut self.frac).zip(positions) {
-                let (ci, fi) = cell(lattice(p));
-                (*c, *f) = (ci, fi as f32);
+        let small = positions
+            .iter()
+            .fold(true, |small, &p| small & (lattice(p).abs() < SMALL));
+        self.monotone = small;
+        let mut out = Out {
+            cell: &mut self.cell,
+            frac: &mut self.frac,
+            fade: &mut self.fade,
+            dfade: &mut self.dfade,
+        };
+        if small {
+            let point = |p: f64| cell_small(lattice(p));
+            match curve {
+                // One closure per curve, so no curve is chosen per element.
+                Curve::Fade(Fade::Quintic) => {
+                    out.fill(positions, point, |t| maths::fade(Scalar, Fade::Quintic, t))
+                }
+                Curve::Fade(Fade::Hermite) => {
+                    out.fill(positions, point, |t| maths::fade(Scalar, Fade::Hermite, t))
+                }
+                Curve::Fade(Fade::Linear) => {
+                    out.fill(positions, point, |t| maths::fade(Scalar, Fade::Linear, t))
+                }
+                Curve::Cosine => out.fill(positions, point, |t| maths::cosine_fade(Scalar, t)),
+                Curve::Identity => out.fill(positions, point, |t| (t, 1.0)),
+                Curve::Squared => out.fill(positions, point, |t| (t * t, 2.0 * t)),
+                Curve::None => out.fill_cells(positions, point),
+            }
+        } else {
+            out.fill_cells(positions, |p| cell(lattice(p)));
+            let curve = curve.function();
+            for ((&t, v), dv) in out
+                .frac
+                .iter()
+                .zip(out.fade.iter_mut())
+                .zip(out.dfade.iter_mut())
+            {
+                (*v, *dv) = curve(t);
             }
         }
         self.low.clear();
-        self.low.extend(self.cell.iter().map(|&c| c as u32));
-        // One loop per curve, each a straight map.
-        let (fade, dfade) = (&mut self.fade, &mut self.dfade);
-        for v in [&mut *fade, &mut *dfade] {
-            v.clear();
-            v.resize(if curve == Curve::None { 0 } else { n }, 0.0);
-        }
-        let t = &self.frac;
-        match curve {
-            // One closure per curve, so no curve is chosen per element.
-            Curve::Fade(Fade::Quintic) => {
-                curves(t, fade, dfade, |t| maths::fade(Scalar, Fade::Quintic, t))
-            }
-            Curve::Fade(Fade::Hermite) => {
-                curves(t, fade, dfade, |t| maths::fade(Scalar, Fade::Hermite, t))
-            }
-            Curve::Fade(Fade::Linear) => {
-                curves(t, fade, dfade, |t| maths::fade(Scalar, Fade::Linear, t))
-            }
-            Curve::Cosine => curves(t, fade, dfade, |t| maths::cosine_fade(Scalar, t)),
-            Curve::Identity => curves(t, fade, dfade, |t| (t, 1.0)),
-            Curve::Squared => curves(t, fade, dfade, |t| (t * t, 2.0 * t)),
-            Curve::None => {}
+        if low {
+            self.low.extend(self.cell.iter().map(|&c| c as u32));
         }
         self.skew_low.clear();
         self.skew_frac.clear();
@@ -128,10 +141,53 @@ impl Axis {
     }
 }
 
-/// `(c(t), c′(t))` of every offset `t`, into `fade` and `dfade`.
-#[inline(always)]
-fn curves(t: &[f32], fade: &mut [f32], dfade: &mut [f32], curve: impl Fn(f32) -> (f32, f32)) {
-    for ((t, c), dc) in t.iter().zip(fade).zip(dfade) {
-        (*c, *dc) = curve(*t);
+/// An axis's buffers, each `positions` long (the curves empty for [`Curve::None`]).
+struct Out<'a> {
+    cell: &'a mut [i64],
+    frac: &'a mut [f32],
+    fade: &'a mut [f32],
+    dfade: &'a mut [f32],
+}
+
+impl Out<'_> {
+    /// Cell, offset and curve of every position, in one pass.
+    #[inline(always)]
+    fn fill(
+        &mut self,
+        positions: &[f64],
+        point: impl Fn(f64) -> (i64, f64),
+        curve: impl Fn(f32) -> (f32, f32),
+    ) {
+        let cells = self.cell.iter_mut().zip(self.frac.iter_mut());
+        let curves = self.fade.iter_mut().zip(self.dfade.iter_mut());
+        for ((&p, (c, f)), (v, dv)) in positions.iter().zip(cells).zip(curves) {
+            let (whole, offset) = point(p);
+            let t = offset as f32;
+            (*c, *f) = (whole, t);
+            (*v, *dv) = curve(t);
+        }
+    }
+
+    /// Cell and offset of every position.
+    #[inline(always)]
+    fn fill_cells(&mut self, positions: &[f64], point: impl Fn(f64) -> (i64, f64)) {
+        let cells = self.cell.iter_mut().zip(self.frac.iter_mut());
+        for (&p, (c, f)) in positions.iter().zip(cells) {
+            let (whole, offset) = point(p);
+            (*c, *f) = (whole, offset as f32);
+        }
+    }
+}
+
+impl Curve {
+    /// `t ↦ (c(t), c′(t))`, for the general case (a branch per call).
+    fn function(self) -> impl Fn(f32) -> (f32, f32) {
+        move |t| match self {
+            Curve::Fade(fade) => maths::fade(Scalar, fade, t),
+            Curve::Cosine => maths::cosine_fade(Scalar, t),
+            Curve::Identity => (t, 1.0),
+            Curve::Squared => (t * t, 2.0 * t),
+            Curve::None => (0.0, 0.0),
+        }
     }
 }

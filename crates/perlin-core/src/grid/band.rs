@@ -82,8 +82,7 @@ impl Columns {
     pub fn rebuild(&mut self, tables: &NoiseTables, lattice: Lattice, axis: &Axis, lanes: usize) {
         let cells = &axis.cell;
         let width = cells.len();
-        let lo = cells.iter().copied().min().unwrap_or(0);
-        let hi = cells.iter().copied().max().unwrap_or(0);
+        let (lo, hi) = extremes(cells, axis.monotone);
         let used = hi as i128 - lo as i128 + 1;
         self.k.clear();
         self.lane.clear();
@@ -102,20 +101,62 @@ impl Columns {
         self.keys
             .extend((0..data).map(|i| lattice.column_key(tables, x0.wrapping_add(i as i64))));
         self.k
-            .extend(cells.iter().map(|&c| c.wrapping_sub(self.x0) as u32));
-        for chunk in self.k.chunks(lanes) {
-            let base = chunk.iter().copied().min().unwrap_or(0);
-            let top = chunk.iter().copied().max().unwrap_or(0);
-            self.lane.extend(chunk.iter().map(|&k| k - base));
-            self.blocks.push(Block {
-                base,
-                fits: (top - base) < lanes as u32,
-            });
+            .extend(cells.iter().map(|&c| c.wrapping_sub(x0) as u32));
+        self.lane.extend_from_slice(&self.k);
+        // Whole registers as arrays, so that each block's arithmetic is a few lane operations.
+        let blocks = &mut self.blocks;
+        let monotone = axis.monotone;
+        match lanes {
+            8 => {
+                let (whole, tail) = self.lane.as_chunks_mut::<8>();
+                let whole = whole.iter_mut().map(|b| &mut b[..]);
+                push_blocks(blocks, whole.chain([tail]), lanes, monotone);
+            }
+            16 => {
+                let (whole, tail) = self.lane.as_chunks_mut::<16>();
+                let whole = whole.iter_mut().map(|b| &mut b[..]);
+                push_blocks(blocks, whole.chain([tail]), lanes, monotone);
+            }
+            _ => push_blocks(blocks, self.lane.chunks_mut(lanes.max(1)), lanes, monotone),
         }
     }
 
     fn dense(&self) -> bool {
         self.span > 0
+    }
+}
+
+/// Splits `lane` (a copy of `k`) into `blocks` of `lanes` columns: each block's lowest cell, and
+/// its columns' lanes from there. Monotone cells span a block's first to its last.
+#[inline(always)]
+fn push_blocks<'a>(
+    blocks: &mut Vec<Block>,
+    lane: impl Iterator<Item = &'a mut [u32]>,
+    lanes: usize,
+    monotone: bool,
+) {
+    for block in lane.filter(|block| !block.is_empty()) {
+        let (base, top) = extremes(block, monotone);
+        for lane in block.iter_mut() {
+            *lane -= base;
+        }
+        blocks.push(Block {
+            base,
+            fits: (top - base) < lanes as u32,
+        });
+    }
+}
+
+/// The lowest and highest of `values` (zeros for none). `monotone` values span their first to
+/// their last.
+#[inline(always)]
+fn extremes<T: Ord + Copy + Default>(values: &[T], monotone: bool) -> (T, T) {
+    match (monotone, values.first(), values.last()) {
+        (true, Some(&first), Some(&last)) => (first.min(last), first.max(last)),
+        _ => (
+            values.iter().copied().min().unwrap_or_default(),
+            values.iter().copied().max().unwrap_or_default(),
+        ),
     }
 }
 
@@ -585,26 +626,53 @@ impl<S: Simd> Walk<'_, S> {
         k: [S::F; 8],
         curve: RowCurve,
     ) {
-        let (lanes, width, to_width) = (S::LANES, self.width, self.finished_width);
+        let (lanes, width, to_width) = (S::LANES, self.width, self.finished_width.max(1));
         let (amplitude, scale) = (self.amplitude, self.scale);
         let end = self.finished.len();
-        for (r, (&ty, &v)) in curve.frac.iter().zip(curve.fade).enumerate() {
-            let [n, ..] = sample(k, s.splat(ty), s.splat(v), s.splat(v));
-            let (shaped, _) = shape::<S, MODE>(s, n);
+        // Rows `..whole` store their lanes whole (`r · to_width + c + lanes <= end`).
+        let whole = match end.checked_sub(c + lanes) {
+            Some(room) => room / to_width + 1,
+            None => 0,
+        };
+        let rows = curve.frac.iter().zip(curve.fade).enumerate();
+        for (r, (&ty, &v)) in rows.clone().take(whole) {
             let sums = if FRESH {
                 &[][..]
             } else {
                 &self.value[r * width + c..]
             };
-            let value = finished::<S, FRESH, UNIT>(s, sums, shaped, amplitude, scale);
-            let at = r * to_width + c;
-            if at + lanes <= end {
-                value.store(&mut self.finished[at..]);
+            let value =
+                finished_sample::<S, MODE, FRESH, UNIT>(s, k, ty, v, sums, amplitude, scale);
+            value.store(&mut self.finished[r * to_width + c..]);
+        }
+        for (r, (&ty, &v)) in rows.skip(whole) {
+            let sums = if FRESH {
+                &[][..]
             } else {
-                store_unpadded::<S>(value, &mut self.finished[r * to_width..], c);
-            }
+                &self.value[r * width + c..]
+            };
+            let value =
+                finished_sample::<S, MODE, FRESH, UNIT>(s, k, ty, v, sums, amplitude, scale);
+            store_unpadded::<S>(value, &mut self.finished[r * to_width..], c);
         }
     }
+}
+
+/// The finished value of the sample of a block with constants `k` at row offset `ty`, curve
+/// `v`, on top of `sums` (see [`finished`]).
+#[inline(always)]
+fn finished_sample<S: Simd, const MODE: u8, const FRESH: bool, const UNIT: bool>(
+    s: S,
+    k: [S::F; 8],
+    ty: f32,
+    v: f32,
+    sums: &[f32],
+    amplitude: S::F,
+    scale: S::F,
+) -> S::F {
+    let [n, ..] = sample(k, s.splat(ty), s.splat(v), s.splat(v));
+    let (shaped, _) = shape::<S, MODE>(s, n);
+    finished::<S, FRESH, UNIT>(s, sums, shaped, amplitude, scale)
 }
 
 /// The finished value of a sample whose shaped term is `term`: its sum with `sum[..LANES]`

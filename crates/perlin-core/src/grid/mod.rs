@@ -470,9 +470,9 @@ impl Fbm {
             strip,
         } = scratch;
         xs.clear();
-        xs.extend((0..padded).map(|i| spec.position(0, i)));
+        spec.positions(0, padded, xs);
         ys.clear();
-        ys.extend((0..height).map(|j| spec.position(1, j)));
+        spec.positions(1, height, ys);
 
         // Per-axis work of every layer, once per fill.
         let main = Route::of(self, self.warp.is_some());
@@ -707,12 +707,14 @@ impl Kernel for Prepare<'_> {
             amplitude_frequency: (octave.amplitude * octave.frequency) as f32,
         };
         let f = octave.frequency;
+        // Only the point path hashes the cells' low bits.
+        let low = route.band.is_none();
         layer
             .columns
-            .rebuild(xs, f, shift[0], route.column_curve, route.simplex);
+            .rebuild(xs, f, shift[0], route.column_curve, route.simplex, low);
         layer
             .rows
-            .rebuild(ys, f, shift[1], route.row_curve, route.simplex);
+            .rebuild(ys, f, shift[1], route.row_curve, route.simplex, low);
         if route.band.is_some() {
             layer
                 .layout
