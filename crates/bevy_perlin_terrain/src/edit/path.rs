@@ -715,7 +715,7 @@ impl<'a> PathPass<'a> {
 
     /// Applies the path to the row at `z`: its samples' `x` in `xs` (ascending when `inv_step`
     /// is positive and finite, otherwise each sample is cut on its own), their `heights` and
-    /// `slopes`.
+    /// `slopes`. `true` where it cut the row as a whole: the parts of the cut then describe it.
     pub fn apply_row(
         &mut self,
         z: f64,
@@ -723,9 +723,9 @@ impl<'a> PathPass<'a> {
         inv_step: f64,
         heights: &mut [f32],
         slopes: &mut [[f32; 2]],
-    ) {
+    ) -> bool {
         if self.segments.is_empty() || xs.is_empty() {
-            return;
+            return false;
         }
         if !(inv_step > 0.0 && inv_step.is_finite()) {
             for i in 0..xs.len() {
@@ -738,10 +738,11 @@ impl<'a> PathPass<'a> {
                     &mut slopes[k],
                 );
             }
-            return;
+            return false;
         }
         self.cut_row(z, xs, inv_step);
         self.apply_parts(z, xs, heights, slopes);
+        true
     }
 
     /// [`apply_row`](Self::apply_row), then the same to the row at `z` of a coarser grid
@@ -757,11 +758,11 @@ impl<'a> PathPass<'a> {
         slopes: &mut [[f32; 2]],
         coarse: Option<(&[f64], &mut [f32], &mut [[f32; 2]])>,
     ) {
-        self.apply_row(z, xs, inv_step, heights, slopes);
+        let cut = self.apply_row(z, xs, inv_step, heights, slopes);
         let Some((coarse_xs, coarse_heights, coarse_slopes)) = coarse else {
             return;
         };
-        if self.segments.is_empty() || xs.is_empty() || !(inv_step > 0.0 && inv_step.is_finite()) {
+        if !cut {
             // Not cut as a whole row: the coarse row is cut on its own.
             self.apply_row(z, coarse_xs, 0.5 * inv_step, coarse_heights, coarse_slopes);
             return;

@@ -70,8 +70,8 @@ impl Axis {
         self.frac.resize(n, 0.0);
         self.fade.resize(curved, 0.0);
         self.dfade.resize(curved, 0.0);
-        // The common case in one branch-free, vectorisable pass per curve; huge or non-finite
-        // coordinates take the general floor.
+        // One branch-free, vectorisable pass per curve; huge or non-finite coordinates take the
+        // general floor.
         let small = positions
             .iter()
             .fold(true, |small, &p| small & (lattice(p).abs() < SMALL));
@@ -83,34 +83,9 @@ impl Axis {
             dfade: &mut self.dfade,
         };
         if small {
-            let point = |p: f64| cell_small(lattice(p));
-            match curve {
-                // One closure per curve, so no curve is chosen per element.
-                Curve::Fade(Fade::Quintic) => {
-                    out.fill(positions, point, |t| maths::fade(Scalar, Fade::Quintic, t))
-                }
-                Curve::Fade(Fade::Hermite) => {
-                    out.fill(positions, point, |t| maths::fade(Scalar, Fade::Hermite, t))
-                }
-                Curve::Fade(Fade::Linear) => {
-                    out.fill(positions, point, |t| maths::fade(Scalar, Fade::Linear, t))
-                }
-                Curve::Cosine => out.fill(positions, point, |t| maths::cosine_fade(Scalar, t)),
-                Curve::Identity => out.fill(positions, point, |t| (t, 1.0)),
-                Curve::Squared => out.fill(positions, point, |t| (t * t, 2.0 * t)),
-                Curve::None => out.fill_cells(positions, point),
-            }
+            out.fill_by(curve, positions, |p| cell_small(lattice(p)));
         } else {
-            out.fill_cells(positions, |p| cell(lattice(p)));
-            let curve = curve.function();
-            for ((&t, v), dv) in out
-                .frac
-                .iter()
-                .zip(out.fade.iter_mut())
-                .zip(out.dfade.iter_mut())
-            {
-                (*v, *dv) = curve(t);
-            }
+            out.fill_by(curve, positions, |p| cell(lattice(p)));
         }
         self.low.clear();
         if low {
@@ -150,6 +125,27 @@ struct Out<'a> {
 }
 
 impl Out<'_> {
+    /// Cell, offset and `curve` of every position, `point` splitting its lattice coordinate.
+    #[inline(always)]
+    fn fill_by(&mut self, curve: Curve, positions: &[f64], point: impl Fn(f64) -> (i64, f64)) {
+        match curve {
+            // One closure per curve, so no curve is chosen per element.
+            Curve::Fade(Fade::Quintic) => {
+                self.fill(positions, point, |t| maths::fade(Scalar, Fade::Quintic, t))
+            }
+            Curve::Fade(Fade::Hermite) => {
+                self.fill(positions, point, |t| maths::fade(Scalar, Fade::Hermite, t))
+            }
+            Curve::Fade(Fade::Linear) => {
+                self.fill(positions, point, |t| maths::fade(Scalar, Fade::Linear, t))
+            }
+            Curve::Cosine => self.fill(positions, point, |t| maths::cosine_fade(Scalar, t)),
+            Curve::Identity => self.fill(positions, point, |t| (t, 1.0)),
+            Curve::Squared => self.fill(positions, point, |t| (t * t, 2.0 * t)),
+            Curve::None => self.fill_cells(positions, point),
+        }
+    }
+
     /// Cell, offset and curve of every position, in one pass.
     #[inline(always)]
     fn fill(
@@ -175,19 +171,6 @@ impl Out<'_> {
         for (&p, (c, f)) in positions.iter().zip(cells) {
             let (whole, offset) = point(p);
             (*c, *f) = (whole, offset as f32);
-        }
-    }
-}
-
-impl Curve {
-    /// `t ↦ (c(t), c′(t))`, for the general case (a branch per call).
-    fn function(self) -> impl Fn(f32) -> (f32, f32) {
-        move |t| match self {
-            Curve::Fade(fade) => maths::fade(Scalar, fade, t),
-            Curve::Cosine => maths::cosine_fade(Scalar, t),
-            Curve::Identity => (t, 1.0),
-            Curve::Squared => (t * t, 2.0 * t),
-            Curve::None => (0.0, 0.0),
         }
     }
 }

@@ -626,8 +626,7 @@ impl<S: Simd> Walk<'_, S> {
         k: [S::F; 8],
         curve: RowCurve,
     ) {
-        let (lanes, width, to_width) = (S::LANES, self.width, self.finished_width.max(1));
-        let (amplitude, scale) = (self.amplitude, self.scale);
+        let (lanes, to_width) = (S::LANES, self.finished_width.max(1));
         let end = self.finished.len();
         // Rows `..whole` store their lanes whole (`r · to_width + c + lanes <= end`).
         let whole = match end.checked_sub(c + lanes) {
@@ -636,43 +635,36 @@ impl<S: Simd> Walk<'_, S> {
         };
         let rows = curve.frac.iter().zip(curve.fade).enumerate();
         for (r, (&ty, &v)) in rows.clone().take(whole) {
-            let sums = if FRESH {
-                &[][..]
-            } else {
-                &self.value[r * width + c..]
-            };
-            let value =
-                finished_sample::<S, MODE, FRESH, UNIT>(s, k, ty, v, sums, amplitude, scale);
+            let value = self.finished_at::<MODE, FRESH, UNIT>(s, k, r, c, ty, v);
             value.store(&mut self.finished[r * to_width + c..]);
         }
         for (r, (&ty, &v)) in rows.skip(whole) {
-            let sums = if FRESH {
-                &[][..]
-            } else {
-                &self.value[r * width + c..]
-            };
-            let value =
-                finished_sample::<S, MODE, FRESH, UNIT>(s, k, ty, v, sums, amplitude, scale);
+            let value = self.finished_at::<MODE, FRESH, UNIT>(s, k, r, c, ty, v);
             store_unpadded::<S>(value, &mut self.finished[r * to_width..], c);
         }
     }
-}
 
-/// The finished value of the sample of a block with constants `k` at row offset `ty`, curve
-/// `v`, on top of `sums` (see [`finished`]).
-#[inline(always)]
-fn finished_sample<S: Simd, const MODE: u8, const FRESH: bool, const UNIT: bool>(
-    s: S,
-    k: [S::F; 8],
-    ty: f32,
-    v: f32,
-    sums: &[f32],
-    amplitude: S::F,
-    scale: S::F,
-) -> S::F {
-    let [n, ..] = sample(k, s.splat(ty), s.splat(v), s.splat(v));
-    let (shaped, _) = shape::<S, MODE>(s, n);
-    finished::<S, FRESH, UNIT>(s, sums, shaped, amplitude, scale)
+    /// The finished value of the block at column `c` (constants `k`) on the band's row `r`
+    /// (offset `ty`, curve `v`): its shaped term on top of the row's sums (see [`finished`]).
+    #[inline(always)]
+    fn finished_at<const MODE: u8, const FRESH: bool, const UNIT: bool>(
+        &self,
+        s: S,
+        k: [S::F; 8],
+        r: usize,
+        c: usize,
+        ty: f32,
+        v: f32,
+    ) -> S::F {
+        let sums = if FRESH {
+            &[][..]
+        } else {
+            &self.value[r * self.width + c..]
+        };
+        let [n, ..] = sample(k, s.splat(ty), s.splat(v), s.splat(v));
+        let (shaped, _) = shape::<S, MODE>(s, n);
+        finished::<S, FRESH, UNIT>(s, sums, shaped, self.amplitude, self.scale)
+    }
 }
 
 /// The finished value of a sample whose shaped term is `term`: its sum with `sum[..LANES]`
