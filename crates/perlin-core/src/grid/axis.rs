@@ -26,6 +26,17 @@ pub(super) const SKEW: f64 = 0.366_025_403_784_438_6;
 /// The unskew of 2D simplex noise, `(3 − √3)/6`.
 pub(super) const UNSKEW: f64 = 0.211_324_865_405_187_13;
 
+/// What a layer needs of its axes besides the cells, offsets and curves.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct AxisNeeds {
+    /// The skewed cells of a simplex lattice ([`Axis::skew_low`], [`Axis::skew_frac`]).
+    pub simplex: bool,
+    /// The cells' low bits ([`Axis::low`]): the point path hashes them.
+    pub low: bool,
+    /// The curve's slope ([`Axis::dfade`]): a fill with gradients.
+    pub slopes: bool,
+}
+
 /// Lattice cells, offsets and curves of one layer along one axis.
 #[derive(Default)]
 pub(super) struct Axis {
@@ -37,7 +48,7 @@ pub(super) struct Axis {
     pub frac: Vec<f32>,
     /// `c(t)` of the layer's [`Curve`].
     pub fade: Vec<f32>,
-    /// `c′(t)`.
+    /// `c′(t)`, when the layer's fill wants slopes (empty otherwise).
     pub dfade: Vec<f32>,
     /// Whether every lattice coordinate is finite and below [`SMALL`]: the cells of a grid's
     /// positions (monotone along the axis) are then monotone too, and a run of them spans its
@@ -51,8 +62,7 @@ pub(super) struct Axis {
 
 impl Axis {
     /// Fills the axis for world `positions`, which the layer maps to lattice coordinates
-    /// `p · frequency + shift`; `low` asks for [`Axis::low`] too (the point path hashes it).
-    /// Reuses the vectors' memory.
+    /// `p · frequency + shift`, and what else `needs` asks for. Reuses the vectors' memory.
     #[inline(always)]
     pub fn rebuild(
         &mut self,
@@ -60,18 +70,22 @@ impl Axis {
         frequency: f64,
         shift: f64,
         curve: Curve,
-        simplex: bool,
-        low: bool,
+        needs: AxisNeeds,
     ) {
+        let AxisNeeds {
+            simplex,
+            low,
+            slopes,
+        } = needs;
         let lattice = |p: f64| p * frequency + shift;
         let n = positions.len();
         let curved = if curve == Curve::None { 0 } else { n };
         self.cell.resize(n, 0);
         self.frac.resize(n, 0.0);
         self.fade.resize(curved, 0.0);
-        self.dfade.resize(curved, 0.0);
-        // One branch-free, vectorisable pass per curve; huge or non-finite coordinates take the
-        // general floor.
+        self.dfade.resize(if slopes { curved } else { 0 }, 0.0);
+        // Branch-free, vectorisable passes, one set per curve; huge or non-finite coordinates
+        // take the general floor.
         let small = positions
             .iter()
             .fold(true, |small, &p| small & (lattice(p).abs() < SMALL));
@@ -116,7 +130,8 @@ impl Axis {
     }
 }
 
-/// An axis's buffers, each `positions` long (the curves empty for [`Curve::None`]).
+/// An axis's buffers, each `positions` long (the curves empty for [`Curve::None`], the slopes
+/// when none are wanted).
 struct Out<'a> {
     cell: &'a mut [i64],
     frac: &'a mut [f32],
@@ -146,7 +161,9 @@ impl Out<'_> {
         }
     }
 
-    /// Cell, offset and curve of every position, in one pass.
+    /// Cell, offset and curve of every position: a pass in `f64` for the cells and offsets,
+    /// then one over the offsets in `f32` (twice the lanes) for the curve, and its slope where
+    /// the buffer wants it.
     #[inline(always)]
     fn fill(
         &mut self,
@@ -154,13 +171,16 @@ impl Out<'_> {
         point: impl Fn(f64) -> (i64, f64),
         curve: impl Fn(f32) -> (f32, f32),
     ) {
-        let cells = self.cell.iter_mut().zip(self.frac.iter_mut());
-        let curves = self.fade.iter_mut().zip(self.dfade.iter_mut());
-        for ((&p, (c, f)), (v, dv)) in positions.iter().zip(cells).zip(curves) {
-            let (whole, offset) = point(p);
-            let t = offset as f32;
-            (*c, *f) = (whole, t);
-            (*v, *dv) = curve(t);
+        self.fill_cells(positions, point);
+        if self.dfade.is_empty() {
+            for (&t, v) in self.frac.iter().zip(self.fade.iter_mut()) {
+                *v = curve(t).0;
+            }
+        } else {
+            let curves = self.fade.iter_mut().zip(self.dfade.iter_mut());
+            for (&t, (v, dv)) in self.frac.iter().zip(curves) {
+                (*v, *dv) = curve(t);
+            }
         }
     }
 

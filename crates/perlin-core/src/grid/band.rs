@@ -70,7 +70,8 @@ pub(super) struct Columns {
     lane: Vec<u32>,
     blocks: Vec<Block>,
     /// The column keys of the window's lattice columns that hold data (see
-    /// [`Lattice::column_key`]); the rest of the window is padding.
+    /// [`Lattice::column_key`]), and for gradients zeros up to a whole register; the rest of
+    /// the window is padding.
     keys: Vec<u32>,
 }
 
@@ -100,6 +101,11 @@ impl Columns {
         let x0 = self.x0;
         self.keys
             .extend((0..data).map(|i| lattice.column_key(tables, x0.wrapping_add(i as i64))));
+        if let Lattice::Gradients(_) = lattice {
+            // Whole registers of keys, so that every lattice row hashes in lanes (the padding's
+            // data is never picked).
+            self.keys.resize(data.next_multiple_of(lanes.max(1)), 0);
+        }
         self.k
             .extend(cells.iter().map(|&c| c.wrapping_sub(x0) as u32));
         self.lane.extend_from_slice(&self.k);
@@ -288,9 +294,15 @@ impl BandLayer<'_> {
         let mut start = strip.start;
         while start < strip.end {
             let y0 = self.rows.cell[start];
-            let end = (start + 1..strip.end)
-                .find(|&r| self.rows.cell[r] != y0)
-                .unwrap_or(strip.end);
+            let end = if self.rows.monotone {
+                // The band's rows are the rest's first rows in its lattice row.
+                let rest = &self.rows.cell[start..strip.end];
+                start + rest.partition_point(|&y| y == y0)
+            } else {
+                (start + 1..strip.end)
+                    .find(|&r| self.rows.cell[r] != y0)
+                    .unwrap_or(strip.end)
+            };
             if self.layout.dense() {
                 self.band_rows.load(
                     s,
@@ -323,7 +335,7 @@ impl BandLayer<'_> {
         let curve = RowCurve {
             frac: &ry.frac[rows.clone()],
             fade: &ry.fade[rows.clone()],
-            dfade: &ry.dfade[rows.clone()],
+            dfade: if SLOPES { &ry.dfade[rows.clone()] } else { &[] },
         };
         let band = self.sums.at(rows.start, 0)..self.sums.at(rows.end, 0);
         let (dx, dy) = if SLOPES {
@@ -432,7 +444,7 @@ impl BandColumns<'_> {
             // row land on the next row's first columns, which the blocks left of it and the
             // groups write afterwards (see `Walk::finish_alone`).
             for c in (grouped..self.reach).step_by(lanes).rev() {
-                let k = self.constants::<S, BASE, UNIT>(s, c);
+                let k = self.constants::<S, BASE, SLOPES, UNIT>(s, c);
                 walk.finish_alone::<MODE, FRESH, UNIT>(s, c, k, self.curve);
             }
         }
@@ -441,15 +453,15 @@ impl BandColumns<'_> {
                 1 => walk.rows::<MODE, SLOPES, FINISH, FRESH, UNIT, 1>(
                     s,
                     c,
-                    [self.constants::<S, BASE, UNIT>(s, c)],
+                    [self.constants::<S, BASE, SLOPES, UNIT>(s, c)],
                     self.curve,
                 ),
                 2 => walk.rows::<MODE, SLOPES, FINISH, FRESH, UNIT, 2>(
                     s,
                     c,
                     [
-                        self.constants::<S, BASE, UNIT>(s, c),
-                        self.constants::<S, BASE, UNIT>(s, c + lanes),
+                        self.constants::<S, BASE, SLOPES, UNIT>(s, c),
+                        self.constants::<S, BASE, SLOPES, UNIT>(s, c + lanes),
                     ],
                     self.curve,
                 ),
@@ -457,10 +469,10 @@ impl BandColumns<'_> {
                     s,
                     c,
                     [
-                        self.constants::<S, BASE, UNIT>(s, c),
-                        self.constants::<S, BASE, UNIT>(s, c + lanes),
-                        self.constants::<S, BASE, UNIT>(s, c + 2 * lanes),
-                        self.constants::<S, BASE, UNIT>(s, c + 3 * lanes),
+                        self.constants::<S, BASE, SLOPES, UNIT>(s, c),
+                        self.constants::<S, BASE, SLOPES, UNIT>(s, c + lanes),
+                        self.constants::<S, BASE, SLOPES, UNIT>(s, c + 2 * lanes),
+                        self.constants::<S, BASE, SLOPES, UNIT>(s, c + 3 * lanes),
                     ],
                     self.curve,
                 ),
@@ -468,7 +480,7 @@ impl BandColumns<'_> {
         }
         if !FINISH {
             for c in (grouped..self.width).step_by(lanes) {
-                let k = [self.constants::<S, BASE, UNIT>(s, c)];
+                let k = [self.constants::<S, BASE, SLOPES, UNIT>(s, c)];
                 walk.rows::<MODE, SLOPES, FINISH, FRESH, UNIT, 1>(s, c, k, self.curve);
             }
         }
@@ -478,8 +490,14 @@ impl BandColumns<'_> {
     /// is −0, and each is already what `n · 1 + 0` would round to (the sign of a zero `T0`
     /// matters only where `ty · T1` is zero too, and there only to the sign of a zero sample).
     #[inline(always)]
-    fn constants<S: Simd, const BASE: u8, const UNIT: bool>(&self, s: S, c: usize) -> [S::F; 8] {
-        let mut k = self.taps.constants::<S, BASE>(s, self.axis, c, self.y0);
+    fn constants<S: Simd, const BASE: u8, const SLOPES: bool, const UNIT: bool>(
+        &self,
+        s: S,
+        c: usize,
+    ) -> [S::F; 8] {
+        let mut k = self
+            .taps
+            .constants::<S, BASE, SLOPES>(s, self.axis, c, self.y0);
         if UNIT {
             k[0] = k[0] + s.splat(0.0);
         }
@@ -722,10 +740,20 @@ struct TapRows<'a> {
 impl<'a> TapRows<'a> {
     /// The eight constants of the block of columns `c..c + LANES` (see [`sample`]).
     #[inline(always)]
-    fn constants<S: Simd, const BASE: u8>(&self, s: S, ax: &Axis, c: usize, y0: i64) -> [S::F; 8] {
+    fn constants<S: Simd, const BASE: u8, const SLOPES: bool>(
+        &self,
+        s: S,
+        ax: &Axis,
+        c: usize,
+        y0: i64,
+    ) -> [S::F; 8] {
         let tx = s.load(&ax.frac[c..]);
         let u = s.load(&ax.fade[c..]);
-        let du = s.load(&ax.dfade[c..]);
+        let du = if SLOPES {
+            s.load(&ax.dfade[c..])
+        } else {
+            s.splat(0.0)
+        };
         match BASE {
             PERLIN => {
                 let g = self.corners::<S, 8>(s, c, y0, PERLIN_TAPS);

@@ -38,7 +38,7 @@ use crate::fbm::{BaseNoise, Detail, Fbm, Octave, WARP_OFFSETS};
 use crate::simd::{Isa, Kernel, Real, Simd};
 use crate::tables::NoiseTables;
 use crate::value::{Interpolation, Value};
-use axis::{Axis, Curve, SKEW};
+use axis::{Axis, AxisNeeds, Curve, SKEW};
 use band::{BandBase, BandLayer, BandRows, Columns};
 use erosion::{ErosionPass, ErosionScratch};
 use finish::{Finish, Unpadded, WarpField};
@@ -469,10 +469,12 @@ impl Fbm {
             erosion: erosion_scratch,
             strip,
         } = scratch;
-        xs.clear();
-        spec.positions(0, padded, xs);
-        ys.clear();
-        spec.positions(1, height, ys);
+        isa.run(Positions {
+            spec,
+            size: [padded, height],
+            xs,
+            ys,
+        });
 
         // Per-axis work of every layer, once per fill.
         let main = Route::of(self, self.warp.is_some());
@@ -488,6 +490,7 @@ impl Fbm {
                 ys,
                 octave: &o,
                 shift: [o.shift, o.shift],
+                slopes,
             });
         }
         let warp_route = Route::of(self, false);
@@ -507,6 +510,7 @@ impl Fbm {
                     ys,
                     octave: &octave,
                     shift: offset,
+                    slopes,
                 });
             }
         }
@@ -672,6 +676,28 @@ impl Fbm {
     }
 }
 
+/// The sample positions along both axes ([`GridSpec::positions`]) for `size` samples. A kernel
+/// only so that the pass compiles with the CPU's instructions (four `f64` lanes with AVX2); it
+/// gives the same bits on every kernel.
+struct Positions<'a> {
+    spec: &'a GridSpec,
+    size: [usize; 2],
+    xs: &'a mut Vec<f64>,
+    ys: &'a mut Vec<f64>,
+}
+
+impl Kernel for Positions<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run<S: Simd>(self, _: S) {
+        for (axis, out) in [self.xs, self.ys].into_iter().enumerate() {
+            out.clear();
+            self.spec.positions(axis, self.size[axis], out);
+        }
+    }
+}
+
 /// Per-axis work of one layer, and its band layout when it takes the band path. A kernel only so
 /// that it compiles with the CPU's instructions (the floors and curves vectorise); it gives the
 /// same bits on every kernel.
@@ -684,6 +710,8 @@ struct Prepare<'a> {
     ys: &'a [f64],
     octave: &'a Octave,
     shift: [f64; 2],
+    /// Whether the fill sums gradients.
+    slopes: bool,
 }
 
 impl Kernel for Prepare<'_> {
@@ -700,6 +728,7 @@ impl Kernel for Prepare<'_> {
             ys,
             octave,
             shift,
+            slopes,
         } = self;
         layer.frequency = octave.frequency;
         layer.weights = Weights {
@@ -709,12 +738,15 @@ impl Kernel for Prepare<'_> {
         let f = octave.frequency;
         // Only the point path hashes the cells' low bits.
         let low = route.band.is_none();
+        let needs = AxisNeeds {
+            simplex: route.simplex,
+            low,
+            slopes,
+        };
         layer
             .columns
-            .rebuild(xs, f, shift[0], route.column_curve, route.simplex, low);
-        layer
-            .rows
-            .rebuild(ys, f, shift[1], route.row_curve, route.simplex, low);
+            .rebuild(xs, f, shift[0], route.column_curve, needs);
+        layer.rows.rebuild(ys, f, shift[1], route.row_curve, needs);
         if route.band.is_some() {
             layer
                 .layout

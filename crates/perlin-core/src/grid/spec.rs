@@ -55,6 +55,7 @@ impl GridSpec {
     /// index is below 2⁵¹ in magnitude, each converts to `f64` by adding it to the bits of
     /// 1.5·2⁵² and subtracting that number again (exact there): a pass that vectorises, unlike
     /// the conversion itself on CPUs without AVX-512.
+    #[inline(always)]
     pub(crate) fn positions(&self, axis: usize, n: usize, out: &mut Vec<f64>) {
         const MAGIC: f64 = 6_755_399_441_055_744.0;
         const LIMIT: i128 = 1 << 51;

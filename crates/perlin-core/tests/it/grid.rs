@@ -199,6 +199,13 @@ fn specs() -> Vec<GridSpec> {
             start: [-40, 7],
             size: [21, 9],
         },
+        // Rows walking down the lattice (their cells fall), in bands of two and three rows.
+        GridSpec {
+            origin: [-7.5, 12.25],
+            step: [1.1, -0.45],
+            start: [3, -5],
+            size: [29, 23],
+        },
         GridSpec::new([1.0e7, -2.5e6], 2.0, [17, 5]),
         // Rows a multiple of 1 KiB apart; a one-sample tail past the registers; blocks past
         // the groups of every kernel, the last running past the row.
