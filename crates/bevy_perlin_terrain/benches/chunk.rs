@@ -21,8 +21,9 @@
 //! chunks sum only the octaves their spacing can show.
 //!
 //! And `chunk_edits`: a full-detail chunk of the default preset untouched, with 10 000 stamps
-//! elsewhere in the world (the grid index keeps them out of its way), crossed by a road, and
-//! inside a flat site.
+//! elsewhere in the world (the grid index keeps them out of its way), crossed by a road (one
+//! that runs nearly straight over it, one that winds, one that turns sharply), and inside a flat
+//! site.
 //!
 //! `cargo bench -p bevy_perlin_terrain --no-default-features --bench chunk` (release, without
 //! the renderer), or `cargo bench --profile dev --workspace --bench chunk`.
@@ -307,17 +308,30 @@ fn edits(c: &mut Criterion) {
             .collect(),
         ..plain.clone()
     };
-    let road = TerrainConfig {
+    let road_through = |points: &[(f32, f32, f32)]| TerrainConfig {
         paths: vec![TerrainPath {
-            points: vec![
-                Vec3::new(150.0, 20.0, -150.0),
-                Vec3::new(224.0, 25.0, -96.0),
-                Vec3::new(300.0, 18.0, -40.0),
-            ],
+            points: points.iter().map(|&(x, y, z)| Vec3::new(x, y, z)).collect(),
             ..TerrainPath::default()
         }],
         ..plain.clone()
     };
+    let road = road_through(&[
+        (150.0, 20.0, -150.0),
+        (224.0, 25.0, -96.0),
+        (300.0, 18.0, -40.0),
+    ]);
+    // Two roads that curve inside the chunk, cut into more pieces.
+    let winding = road_through(&[
+        (150.0, 20.0, -150.0),
+        (200.0, 22.0, -115.0),
+        (235.0, 24.0, -100.0),
+        (280.0, 21.0, -60.0),
+    ]);
+    let bend = road_through(&[
+        (180.0, 20.0, -140.0),
+        (245.0, 23.0, -105.0),
+        (205.0, 21.0, -50.0),
+    ]);
     let site = TerrainConfig {
         stamps: vec![FixedStamp {
             position: Vec3::new(224.0, 20.0, -96.0),
@@ -338,6 +352,8 @@ fn edits(c: &mut Criterion) {
         ("untouched", &plain),
         ("10000 stamps elsewhere", &far_stamps),
         ("crossed by a road", &road),
+        ("crossed by a winding road", &winding),
+        ("crossed by a sharp bend", &bend),
         ("inside a flat site", &site),
     ] {
         let job = ChunkJob::new(tables.clone(), config, coord, 0).without_colours();

@@ -542,8 +542,9 @@ mod tests {
 
     #[test]
     fn a_road_gives_the_same_bits_on_every_kernel_the_cpu_has() {
-        // A road and a channel over a sloping plane, and a hairpin: runs of every length
-        // beside its segments, clusters and vertex caps.
+        // A road and a channel over a sloping plane, and a hairpin: samples beside one
+        // segment, where several reach (a bend's inside, the hairpin's legs) and past the
+        // vertices, in whole blocks of eight lanes and in the rows' tails.
         let rise = [(-50.0, 0.0, -30.0), (0.0, 9.0, 4.0), (45.0, 14.0, 12.0)];
         let hairpin = [
             (-40.0, 5.0, -9.0),
