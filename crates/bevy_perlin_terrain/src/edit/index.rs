@@ -391,6 +391,17 @@ mod tests {
         )
     }
 
+    /// Heights and slopes of level ground at 0 over `spec`, after `edits`.
+    fn edited_flat(edits: &GroundEdits, spec: &GridSpec) -> (Vec<f32>, Vec<[f32; 2]>) {
+        let n = spec.size[0] * spec.size[1];
+        let (mut heights, mut slopes) = (vec![0.0f32; n], vec![[0.0f32; 2]; n]);
+        if let Some(region) = grid_bounds(spec) {
+            let touching = edits.touching(&region);
+            edits.apply(GridKernel::Auto, spec, &touching, &mut heights, &mut slopes);
+        }
+        (heights, slopes)
+    }
+
     /// Heights and slopes of the plane `h = 0.3x − 0.1z + 7` over `spec`, after `edits`.
     fn edited_plane(edits: &GroundEdits, spec: &GridSpec) -> (Vec<f32>, Vec<[f32; 2]>) {
         let [nx, nz] = spec.size;
@@ -497,20 +508,7 @@ mod tests {
         for road in roads {
             let modifier = path_modifier(&road);
             let edits = GroundEdits::new(vec![modifier.clone()]);
-            let flat = |spec: &GridSpec| {
-                let n = spec.size[0] * spec.size[1];
-                let (mut heights, mut slopes) = (vec![0.0f32; n], vec![[0.0f32; 2]; n]);
-                if let Some(region) = grid_bounds(spec) {
-                    edits.apply(
-                        GridKernel::Auto,
-                        spec,
-                        &edits.touching(&region),
-                        &mut heights,
-                        &mut slopes,
-                    );
-                }
-                (heights, slopes)
-            };
+            let flat = |spec: &GridSpec| edited_flat(&edits, spec);
             let (heights, slopes) = flat(&spec);
             let mut inside = 0;
             for j in 0..spec.size[1] {
@@ -537,6 +535,59 @@ mod tests {
                 }
             }
             assert!(inside > 1000, "{inside} samples on the road");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(32))]
+
+        /// Any level road over level ground: every sample of a grid (spacing and origin off the
+        /// metre) blends by its true distance to the centre line, and a single sample at a grid
+        /// sample's position gives that sample's bits.
+        #[test]
+        fn any_road_blends_by_the_true_distance_and_a_grid_equals_its_samples(
+            points in proptest::collection::vec((-40.0f32..40.0, -30.0f32..30.0), 2..7),
+            width in 0.5f32..14.0,
+            falloff in 0.5f32..20.0,
+            origin in (-61.0f64..-59.0, -51.0f64..-49.0),
+            step in 0.6f64..1.7,
+        ) {
+            let road = TerrainPath {
+                points: points
+                    .iter()
+                    .map(|&(x, z)| bevy::math::Vec3::new(x, 10.0, z))
+                    .collect(),
+                width,
+                falloff,
+                ..TerrainPath::default()
+            };
+            let modifier = path_modifier(&road);
+            let edits = GroundEdits::new(vec![modifier.clone()]);
+            let flat = |spec: &GridSpec| edited_flat(&edits, spec);
+            let size = [(120.0 / step) as usize, (100.0 / step) as usize];
+            let spec = GridSpec::new([origin.0, origin.1], step, size);
+            let (heights, slopes) = flat(&spec);
+            let (half_width, falloff) = (0.5 * width as f64, falloff as f64);
+            for j in 0..size[1] {
+                for i in 0..size[0] {
+                    let p = DVec2::new(spec.position(0, i), spec.position(1, j));
+                    let s = ((modifier.centre_line_distance(p) - half_width) / falloff).clamp(0.0, 1.0);
+                    let expected = 10.0 * (1.0 - s * s * (3.0 - 2.0 * s));
+                    let k = j * size[0] + i;
+                    proptest::prop_assert!(
+                        (heights[k] as f64 - expected).abs() < 1e-3,
+                        "at {}: {} for {}", p, heights[k], expected
+                    );
+                    if (i + 3 * j) % 11 == 0 {
+                        let (h, g) = flat(&GridSpec::new([p.x, p.y], step, [1, 1]));
+                        proptest::prop_assert_eq!(
+                            (h[0].to_bits(), g[0].map(f32::to_bits)),
+                            (heights[k].to_bits(), slopes[k].map(f32::to_bits)),
+                            "at {}", p
+                        );
+                    }
+                }
+            }
         }
     }
 
