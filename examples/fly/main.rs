@@ -5,7 +5,7 @@
 //! ```
 //!
 //! WASD fly, E/Q up/down, Shift faster, mouse wheel sets the speed, right mouse button (or M)
-//! to look around; 1–4 switch presets; F levels a site under the camera (a [`TerrainStamp`]),
+//! to look around; 1–5 switch presets (the world of biomes first); F levels a site under the camera (a [`TerrainStamp`]),
 //! C blows a crater there. Edit `assets/terrain/*.terrain.ron` while it runs and the
 //! terrain follows.
 //!
@@ -49,7 +49,7 @@ mod panel;
 #[path = "../support/mod.rs"]
 mod support;
 
-const PRESETS: [&str; 4] = ["default", "islands", "alps", "dunes"];
+const PRESETS: [&str; 5] = ["world", "default", "islands", "alps", "dunes"];
 const SKY: Color = Color::srgb(0.45, 0.68, 0.95);
 /// The camera never goes lower than this above the ground.
 const CLEARANCE: f32 = 1.5;
@@ -190,7 +190,7 @@ fn setup(mut commands: Commands, screenshot: Option<Res<ScreenshotRun>>) {
     ));
 }
 
-/// Keys 1–4 load another preset; the terrain regenerates in place.
+/// Keys 1–5 load another preset; the terrain regenerates in place.
 fn switch_preset(
     keys: Res<ButtonInput<KeyCode>>,
     mut preset: ResMut<Preset>,
@@ -201,6 +201,7 @@ fn switch_preset(
         KeyCode::Digit2,
         KeyCode::Digit3,
         KeyCode::Digit4,
+        KeyCode::Digit5,
     ];
     if let Some(index) = digits.iter().position(|k| keys.just_pressed(*k))
         && index != preset.0
@@ -344,7 +345,7 @@ fn update_hud(
     let p = camera.translation;
     let levels = registry.iter().map(|c| c.lod).max().map_or(0, |l| l + 1);
     hud.0 = format!(
-        "{fps:.0} fps   chunks {} in {levels} levels   tasks {}   scattered {}\nposition {:.0}, {:.0}, {:.0}   preset {} ({}/4)\nWASD fly | E/Q up/down | Shift fast | wheel speed | right mouse or M look | 1-4 presets | G scatter | Tab panel",
+        "{fps:.0} fps   chunks {} in {levels} levels   tasks {}   scattered {}\nposition {:.0}, {:.0}, {:.0}   preset {} ({}/5)\nWASD fly | E/Q up/down | Shift fast | wheel speed | right mouse or M look | 1-5 presets | G scatter | Tab panel",
         registry.loaded_count(),
         registry.tasks_in_flight(),
         scatter.instance_count(),

@@ -25,6 +25,11 @@
 //! that runs nearly straight over it, one that winds, one that turns sharply), and inside a flat
 //! site.
 //!
+//! And `chunk_biomes`: chunks of the world preset (seven biomes) against the same chunks of
+//! their biomes' recipes alone (each biome's noise and height scale as a config without biomes):
+//! one chunk deep inside the forest, and 64 full-detail chunks spread over 400 km (as many as
+//! each biome covers), each against its strongest biome's recipe at its centre.
+//!
 //! `cargo bench -p bevy_perlin_terrain --no-default-features --bench chunk` (release, without
 //! the renderer), or `cargo bench --profile dev --workspace --bench chunk`.
 
@@ -35,7 +40,9 @@ use bevy::math::{IVec2, Vec3};
 use bevy::mesh::{Indices, Mesh, PrimitiveTopology};
 use bevy_perlin_terrain::chunk::{ChunkJob, build_chunk_mesh};
 use bevy_perlin_terrain::perlin_core::{Erosion, Fbm, NoiseTables};
-use bevy_perlin_terrain::{FixedStamp, StampShape, TerrainConfig, TerrainPath, TerrainStamp};
+use bevy_perlin_terrain::{
+    FixedStamp, StampShape, TerrainConfig, TerrainPath, TerrainSampler, TerrainStamp,
+};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use noise::{MultiFractal, NoiseFn};
 use std::hint::black_box;
@@ -365,5 +372,82 @@ fn edits(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, chunk, presets, levels, edits);
+/// The world preset's chunks against their biomes' recipes alone.
+fn biomes(c: &mut Criterion) {
+    let world = preset("world");
+    let tables = Arc::new(NoiseTables::from_seed(world.seed));
+    let sampler = TerrainSampler::new(tables.clone(), &world);
+    let size = world.chunk_size as f64;
+    let centre = |c: IVec2| ((c.x as f64 + 0.5) * size, (c.y as f64 + 0.5) * size);
+    // A biome's recipe alone: its noise and height scale, no biomes.
+    let alone = |c: IVec2| {
+        let name = sampler.biome(centre(c).0, centre(c).1).unwrap_or_default();
+        let biome = world
+            .biomes
+            .iter()
+            .find(|b| b.name == name)
+            .unwrap_or(&world.biomes[0]);
+        TerrainConfig {
+            noise: biome.noise,
+            height_scale: biome.height_scale,
+            biomes: Vec::new(),
+            ..world.clone()
+        }
+    };
+    // 64 chunks on a scrambled lattice 50 km apart, over 400 km.
+    let coords: Vec<IVec2> = (0..64)
+        .map(|k: i32| {
+            IVec2::new(
+                (k % 8) * 781 - 3000 + (k * 37) % 113,
+                (k / 8) * 779 - 3000 + (k * 71) % 97,
+            )
+        })
+        .collect();
+    let mut group = c.benchmark_group("chunk_biomes");
+    group.sample_size(20);
+    // The first of them whose corners and centre are all one biome's.
+    let inside = coords
+        .iter()
+        .copied()
+        .find(|&c| {
+            let (x, z) = (c.x as f64 * size, c.y as f64 * size);
+            [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0), (0.5, 0.5)]
+                .iter()
+                .all(|(u, v)| sampler.biome_weights(x + u * size, z + v * size).len() == 1)
+        })
+        .unwrap_or(coords[0]);
+    let name = sampler
+        .biome(centre(inside).0, centre(inside).1)
+        .unwrap_or_default()
+        .to_string();
+    for (label, config) in [("world", world.clone()), ("its biome alone", alone(inside))] {
+        let job = ChunkJob::new(tables.clone(), &config, inside, 0);
+        let mut alive = Alive::new();
+        group.bench_function(BenchmarkId::new(format!("inside {name}"), label), |b| {
+            b.iter(|| alive.push(build_chunk_mesh(black_box(&job))))
+        });
+    }
+    let jobs = |each: &dyn Fn(IVec2) -> TerrainConfig| -> Vec<ChunkJob> {
+        coords
+            .iter()
+            .map(|&c| ChunkJob::new(tables.clone(), &each(c), c, 0))
+            .collect()
+    };
+    for (label, jobs) in [
+        ("world", jobs(&|_| world.clone())),
+        ("each one's biome alone", jobs(&alone)),
+    ] {
+        let mut alive = Alive::new();
+        group.bench_function(BenchmarkId::new("64 chunks over 400 km", label), |b| {
+            b.iter(|| {
+                for job in &jobs {
+                    alive.push(build_chunk_mesh(black_box(job)));
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, chunk, presets, levels, edits, biomes);
 criterion_main!(benches);

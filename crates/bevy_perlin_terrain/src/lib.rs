@@ -73,10 +73,11 @@ pub use perlin_core;
 pub use chunk::{ChunkCoord, TerrainChunk};
 #[cfg(feature = "avian")]
 pub use collider::{TerrainChunkCollider, TerrainCollider, TerrainColliders};
+pub use config::MAX_BIOMES;
 pub use config::{
-    Collision, ConfigChanges, ConfigError, EdgeNoise, FarColour, GroundDetail, HeightBand,
-    LayerTexture, LodLayout, ScatterLayer, Snow, SoftRange, TerrainColours, TerrainConfig,
-    TerrainConfigLoadError, TerrainConfigSource, Water,
+    Biome, Climate, Collision, ConfigChanges, ConfigError, EdgeNoise, FarColour, GroundDetail,
+    HeightBand, LayerTexture, LodLayout, ScatterLayer, Snow, SoftRange, TerrainColours,
+    TerrainConfig, TerrainConfigLoadError, TerrainConfigSource, Water,
 };
 pub use edit::{
     FixedStamp, GroundEdits, MAX_PATH_POINTS, MAX_PATHS, MAX_STAMPS, PathOp, StampOp, StampShape,
@@ -101,11 +102,11 @@ pub use stream::{
 /// Everything a game needs, in one `use`.
 pub mod prelude {
     pub use crate::{
-        ActiveTerrainConfig, ChunkDespawned, ChunkInfo, ChunkRegistry, ChunkRemeshed, ChunkSpawned,
-        PathOp, PerlinTerrainPlugin, ScatterCell, ScatterInstance, ScatterLooks, ScatterRegistry,
-        ScatterSpawned, StampOp, StampShape, TerrainChunk, TerrainConfig, TerrainConfigSource,
-        TerrainLook, TerrainPath, TerrainRoot, TerrainSampler, TerrainStamp, TerrainSystems,
-        TerrainViewer,
+        ActiveTerrainConfig, Biome, ChunkDespawned, ChunkInfo, ChunkRegistry, ChunkRemeshed,
+        ChunkSpawned, PathOp, PerlinTerrainPlugin, ScatterCell, ScatterInstance, ScatterLooks,
+        ScatterRegistry, ScatterSpawned, StampOp, StampShape, TerrainChunk, TerrainConfig,
+        TerrainConfigSource, TerrainLook, TerrainPath, TerrainRoot, TerrainSampler, TerrainStamp,
+        TerrainSystems, TerrainViewer,
     };
     #[cfg(feature = "avian")]
     pub use crate::{TerrainChunkCollider, TerrainCollider, TerrainColliders};

@@ -3,12 +3,13 @@
 //! there (the morph target the terrain material blends towards with distance).
 
 use super::{ChunkCoord, ColourRamp, chunk_grid};
+use crate::TerrainSampler;
 use crate::config::TerrainConfig;
-use crate::edit::{GroundEdits, config_edits};
-use crate::ground::with_thread_samples_and_coarse;
+use crate::edit::GroundEdits;
+use crate::ground::{GroundRecipe, with_thread_samples_and_coarse};
 use bevy::asset::RenderAssetUsages;
 use bevy::mesh::{Indices, Mesh, MeshVertexAttribute, PrimitiveTopology, VertexFormat};
-use perlin_core::{Detail, Fbm, GridSpec, NoiseTables};
+use perlin_core::{Detail, GridSpec, NoiseTables};
 use std::sync::Arc;
 
 /// The morph target of each vertex: the height of the parent level's surface there, then its
@@ -25,9 +26,8 @@ pub const ATTRIBUTE_MORPH: MeshVertexAttribute = MeshVertexAttribute::new(
 #[derive(Clone, Debug)]
 pub struct ChunkJob {
     tables: Arc<NoiseTables>,
-    noise: Fbm,
-    /// Metres per unit of noise.
-    height_scale: f32,
+    /// The noise and height scale, or the biomes.
+    ground: GroundRecipe,
     /// The stamps and paths.
     edits: Arc<GroundEdits>,
     /// Quads per chunk side (the same at every level).
@@ -57,30 +57,28 @@ impl ChunkJob {
         coord: ChunkCoord,
         lod: u8,
     ) -> Self {
-        let edits = Arc::new(config_edits(config));
-        Self::on_ground(tables, config, edits, coord, lod)
+        Self::on_ground(&TerrainSampler::new(tables, config), config, coord, lod)
     }
 
-    /// The job on ground with `edits` (e.g. a [`TerrainSampler`](crate::TerrainSampler)'s: the
-    /// config's and the components' stamps and paths) instead of the config's own.
+    /// The job on the ground of `sampler` (its tables, ground and edits: the config's and the
+    /// components' stamps and paths) instead of the config's own.
     pub(crate) fn on_ground(
-        tables: Arc<NoiseTables>,
+        sampler: &TerrainSampler,
         config: &TerrainConfig,
-        edits: Arc<GroundEdits>,
         coord: ChunkCoord,
         lod: u8,
     ) -> Self {
+        let ground = sampler.ground_recipe().clone();
         Self {
-            tables,
-            noise: config.noise,
-            height_scale: config.height_scale,
-            edits,
+            tables: sampler.tables().clone(),
+            creases: ground.has_erosion(),
+            ground,
+            edits: sampler.edits().clone(),
             quads: config.chunk_resolution.max(3) - 1,
             spacing: config.vertex_spacing(lod),
             parent_spacing: (lod < config.max_lod()).then(|| config.vertex_spacing(lod + 1)),
             skirt_depth: config.skirt_depth_at(lod),
             ramp: Some(ColourRamp::new(&config.colours, config.sea_level)),
-            creases: config.noise.erosion.is_some(),
             coord,
             lod,
         }
@@ -258,20 +256,12 @@ pub fn build_chunk_mesh(job: &ChunkJob) -> ChunkMeshData {
             Some(spacing) => samples.fill_with_coarse(
                 coarse,
                 &job.tables,
-                &job.noise,
-                job.height_scale,
+                &job.ground,
                 &job.edits,
                 grid,
                 (&job.parent_grid(spacing), Detail::at_spacing(spacing)),
             ),
-            None => samples.fill(
-                &job.tables,
-                &job.noise,
-                job.height_scale,
-                &job.edits,
-                grid.0,
-                grid.1,
-            ),
+            None => samples.fill(&job.tables, &job.ground, &job.edits, grid.0, grid.1),
         };
         let parent_filled = job.parent_spacing.is_none() || coarse.len() == m * m;
         if filled.is_err() || samples.len() != n * n || n < 3 || !parent_filled {

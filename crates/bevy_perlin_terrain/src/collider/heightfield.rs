@@ -1,15 +1,16 @@
 //! Building one chunk's heightfield collider from the noise, entirely off the main thread.
 
+use crate::TerrainSampler;
 use crate::chunk::ChunkCoord;
 use crate::config::TerrainConfig;
-use crate::edit::{GroundEdits, config_edits};
-use crate::ground::with_thread_samples;
+use crate::edit::GroundEdits;
+use crate::ground::{GroundRecipe, with_thread_samples};
 use avian3d::parry::math::Vector;
 use avian3d::parry::shape::{HeightFieldFlags, SharedShape};
 use avian3d::parry::utils::Array2;
 use avian3d::prelude::Collider;
 use bevy::math::Vec3;
-use perlin_core::{Detail, Fbm, GridSpec, NoiseTables};
+use perlin_core::{Detail, GridSpec, NoiseTables};
 use std::sync::Arc;
 
 /// Everything a task needs to build one chunk's collider: plain data, cheap to clone (the
@@ -17,8 +18,8 @@ use std::sync::Arc;
 #[derive(Clone, Debug)]
 pub struct ColliderJob {
     tables: Arc<NoiseTables>,
-    noise: Fbm,
-    height_scale: f32,
+    /// The noise and height scale, or the biomes.
+    ground: GroundRecipe,
     /// The stamps and paths.
     edits: Arc<GroundEdits>,
     chunk_size: f32,
@@ -34,21 +35,20 @@ impl ColliderJob {
     /// [`TerrainConfig::collision_resolution`] samples per side, on the ground of the config's
     /// own stamps and paths (see [`with_edits`](Self::with_edits)).
     pub fn new(tables: Arc<NoiseTables>, config: &TerrainConfig, coord: ChunkCoord) -> Self {
-        Self::on_ground(tables, config, Arc::new(config_edits(config)), coord)
+        Self::on_ground(&TerrainSampler::new(tables, config), config, coord)
     }
 
-    /// The job on ground with `edits` instead of the config's own.
+    /// The job on the ground of `sampler` (its tables, ground and edits) instead of the
+    /// config's own.
     pub(crate) fn on_ground(
-        tables: Arc<NoiseTables>,
+        sampler: &TerrainSampler,
         config: &TerrainConfig,
-        edits: Arc<GroundEdits>,
         coord: ChunkCoord,
     ) -> Self {
         Self {
-            tables,
-            noise: config.noise,
-            height_scale: config.height_scale,
-            edits,
+            tables: sampler.tables().clone(),
+            ground: sampler.ground_recipe().clone(),
+            edits: sampler.edits().clone(),
             chunk_size: config.chunk_size,
             quads: config.collision_resolution().max(2) - 1,
             detail: Detail::at_spacing(config.vertex_spacing(0)),
@@ -123,14 +123,7 @@ pub fn build_chunk_collider(job: &ColliderJob) -> Option<Collider> {
     };
     let heights = with_thread_samples(|samples| {
         samples
-            .fill(
-                &job.tables,
-                &job.noise,
-                job.height_scale,
-                &job.edits,
-                &grid,
-                job.detail,
-            )
+            .fill(&job.tables, &job.ground, &job.edits, &grid, job.detail)
             .ok()?;
         // Our samples run x fastest (`x + z·n`); a parry heightfield is column-major with rows
         // along z and columns along x (`z + x·n`).

@@ -47,8 +47,10 @@ mod systems;
 
 pub use heightfield::{ColliderJob, build_chunk_collider};
 
+use crate::TerrainSampler;
 use crate::chunk::ChunkCoord;
 use crate::config::TerrainConfig;
+use crate::ground::GroundRecipe;
 use crate::sets::TerrainSystems;
 use crate::tasks::TaskQueue;
 use avian3d::prelude::Collider;
@@ -56,7 +58,6 @@ use bevy::ecs::lifecycle::HookContext;
 use bevy::ecs::world::DeferredWorld;
 use bevy::platform::collections::{HashMap, HashSet};
 use bevy::prelude::*;
-use perlin_core::Fbm;
 
 /// Put this on every body that should have ground under it (a character, a vehicle, a ball):
 /// the chunks within [`Collision::radius`](crate::Collision::radius) of it, and ahead of it by
@@ -82,11 +83,10 @@ pub struct TerrainChunkCollider {
 }
 
 /// What a collider was built from: colliders of another shape are rebuilt.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 struct ColliderShape {
     seed: u64,
-    noise: Fbm,
-    height_scale: f32,
+    ground: GroundRecipe,
     chunk_size: f32,
     chunk_resolution: u32,
     resolution: u32,
@@ -196,23 +196,23 @@ impl TerrainColliders {
             })
     }
 
-    /// Takes the shape of `config` (with tables of `seed`): a new one bumps the generation (every
-    /// collider is rebuilt, each staying until its replacement is in place), a new chunk size
-    /// retires every collider until the new ones are all in place. Whether it changed.
-    fn follow_shape(&mut self, config: &TerrainConfig, seed: u64) -> bool {
+    /// Takes the shape of `config` on the ground of `sampler`: a new one bumps the generation
+    /// (every collider is rebuilt, each staying until its replacement is in place), a new chunk
+    /// size retires every collider until the new ones are all in place. Whether it changed.
+    fn follow_shape(&mut self, config: &TerrainConfig, sampler: &TerrainSampler) -> bool {
         let shape = ColliderShape {
-            seed,
-            noise: config.noise,
-            height_scale: config.height_scale,
+            seed: sampler.tables().seed(),
+            ground: sampler.ground_recipe().clone(),
             chunk_size: config.chunk_size,
             chunk_resolution: config.chunk_resolution,
             resolution: config.collision_resolution(),
         };
-        if self.shape == Some(shape) {
+        if self.shape.as_ref() == Some(&shape) {
             return false;
         }
         if self
             .shape
+            .as_ref()
             .is_some_and(|old| old.chunk_size != shape.chunk_size)
         {
             let old = self.built.drain().map(|(_, b)| b.entity);
@@ -227,7 +227,7 @@ impl TerrainColliders {
     /// Has the colliders of chunks touching `areas` rebuilt (each staying until its
     /// replacement is in place) and drops builds under way there.
     pub(crate) fn invalidate(&mut self, areas: &[crate::space::Bounds]) {
-        let size = self.shape.map_or(0.0, |s| s.chunk_size as f64);
+        let size = self.shape.as_ref().map_or(0.0, |s| s.chunk_size as f64);
         let touched =
             |coord: &ChunkCoord| crate::space::square_touches(areas, coord.as_dvec2() * size, size);
         for (coord, built) in &mut self.built {

@@ -84,7 +84,7 @@ pub(super) fn plan_colliders(
     time: Res<Time>,
     mut colliders: ResMut<TerrainColliders>,
 ) {
-    let (Some(active), Some(tables), Some(sampler)) = (active, tables, sampler) else {
+    let (Some(active), Some(_), Some(sampler)) = (active, tables, sampler) else {
         return;
     };
     let config = active.config();
@@ -98,7 +98,7 @@ pub(super) fn plan_colliders(
         return;
     }
 
-    let reshaped = colliders.follow_shape(config, tables.seed());
+    let reshaped = colliders.follow_shape(config, &sampler);
 
     // Bodies in the terrain's space, each swept from where it is to where it will be.
     let root_space = root_space(chunks.root(), &roots);
@@ -200,12 +200,7 @@ pub(super) fn plan_colliders(
             .iter()
             .map(|[p, _]| distance_to_chunk(p.xz(), coord, size))
             .fold(f32::INFINITY, f32::min);
-        let job = ColliderJob::on_ground(
-            sampler.tables().clone(),
-            config,
-            sampler.edits().clone(),
-            coord,
-        );
+        let job = ColliderJob::on_ground(&sampler, config, coord);
         let work = job.clone();
         jobs.push(Job {
             key: coord,
@@ -244,7 +239,7 @@ pub(super) fn ground_new_body(
     colliders: Option<ResMut<TerrainColliders>>,
 ) {
     let root = chunks.and_then(|c| c.root());
-    let (Some(active), Some(tables), Some(sampler), Some(root), Some(mut colliders)) =
+    let (Some(active), Some(_), Some(sampler), Some(root), Some(mut colliders)) =
         (active, tables, sampler, root, colliders)
     else {
         return;
@@ -259,7 +254,7 @@ pub(super) fn ground_new_body(
         return;
     }
     let config = active.config();
-    colliders.follow_shape(config, tables.seed());
+    colliders.follow_shape(config, &sampler);
     let root_space = root_space(Some(root), &roots);
     let p = root_space.transform_point3(current_affine(body).translation.into());
     let mut near = HashSet::default();
@@ -289,12 +284,7 @@ fn build_now(
         }
         let job = match colliders.pending.cancel(&coord) {
             Some(pending) if pending.generation == generation => pending.job,
-            _ => ColliderJob::on_ground(
-                sampler.tables().clone(),
-                config,
-                sampler.edits().clone(),
-                coord,
-            ),
+            _ => ColliderJob::on_ground(sampler, config, coord),
         };
         if let Some(collider) = build_chunk_collider(&job) {
             place(commands, colliders, root, &job, collider, generation);

@@ -29,6 +29,7 @@
 //!
 //! At the defaults a view of 100 km validates (chunk size 64 m, 65 vertices a side).
 
+mod biome;
 mod collision;
 mod loader;
 mod lod;
@@ -38,6 +39,8 @@ mod scatter;
 mod source;
 mod validate;
 
+pub use biome::{Biome, Climate, MAX_BIOMES};
+pub(crate) use biome::{CLIMATE_AXES, NODES_PER_SCALE};
 pub use collision::Collision;
 pub(crate) use loader::TerrainConfigLoader;
 pub use loader::{TerrainConfigLoadError, parse_config};
@@ -73,7 +76,7 @@ use serde::{Deserialize, Serialize};
 ///
 /// The fields fall in four groups, and a change applies accordingly:
 /// - **what shapes the mesh**: `seed`, `noise`, `height_scale`, `chunk_size`,
-///   `chunk_resolution`, `skirt_depth`: changing one rebuilds every chunk (a new
+///   `chunk_resolution`, `skirt_depth`, `climate`, `biomes`: changing one rebuilds every chunk (a new
 ///   [`ActiveTerrainConfig::generation`]);
 /// - **the look**: `colours`, `sea_level`, `water`: the material follows at once (with
 ///   [`TerrainLook::VertexColours`](crate::TerrainLook::VertexColours) they are in the mesh, and
@@ -152,6 +155,13 @@ pub struct TerrainConfig {
     /// A designer's fixed roads and channels (at most [`MAX_PATHS`](crate::MAX_PATHS); see
     /// [`TerrainPath`](crate::TerrainPath)). Rebuilt like `stamps`. Default none.
     pub paths: Vec<crate::TerrainPath>,
+    /// The climate fields that choose the biomes (unused without `biomes`).
+    pub climate: Climate,
+    /// The biomes (at most [`MAX_BIOMES`]): each brings its own ground (noise, height scale,
+    /// offset) to its part of climate space, and heights blend across their borders. Empty
+    /// (the default): one recipe everywhere, `noise` times `height_scale`; with biomes, those
+    /// two fields are not used. See [`Biome`].
+    pub biomes: Vec<Biome>,
 }
 
 impl Default for TerrainConfig {
@@ -178,6 +188,8 @@ impl Default for TerrainConfig {
             scatter: Vec::new(),
             stamps: Vec::new(),
             paths: Vec::new(),
+            climate: Climate::default(),
+            biomes: Vec::new(),
         }
     }
 }
@@ -226,9 +238,13 @@ impl TerrainConfig {
             // Edits rebuild only the area they change (the edit system compares them).
             stamps: _,
             paths: _,
+            climate,
+            biomes,
         } = self;
         ConfigChanges {
             mesh: *seed != old.seed
+                || *biomes != old.biomes
+                || (!biomes.is_empty() && *climate != old.climate)
                 || *noise != old.noise
                 || *height_scale != old.height_scale
                 || *chunk_size != old.chunk_size

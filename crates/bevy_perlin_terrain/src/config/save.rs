@@ -9,7 +9,8 @@
 //! floats come back bit for bit.
 
 use super::{
-    Collision, EdgeNoise, GroundDetail, ScatterLayer, Snow, TerrainColours, TerrainConfig, Water,
+    Biome, Climate, Collision, EdgeNoise, GroundDetail, ScatterLayer, Snow, TerrainColours,
+    TerrainConfig, Water,
 };
 use perlin_core::{Erosion, Fbm};
 use serde::Serialize;
@@ -41,6 +42,25 @@ impl Out {
         value.write_fields(self);
         self.depth -= 1;
         self.line("),");
+    }
+
+    /// `name: [ ( … ), … ],` with the fields of each item that differ from its type's default;
+    /// nothing for an empty list (every list's default).
+    fn list<T: Fields>(&mut self, name: &str, items: &[T]) {
+        if items.is_empty() {
+            return;
+        }
+        self.line(format_args!("{name}: ["));
+        self.depth += 1;
+        for item in items {
+            self.line("(");
+            self.depth += 1;
+            item.write_fields(self);
+            self.depth -= 1;
+            self.line("),");
+        }
+        self.depth -= 1;
+        self.line("],");
     }
 
     /// `name: None,` or `name: Some(( … )),`.
@@ -96,6 +116,8 @@ impl Fields for TerrainConfig {
             scatter,
             stamps: _,
             paths: _,
+            climate,
+            biomes,
         } = self;
         let d = TerrainConfig::default();
         fields!(out, self, d; leaf seed);
@@ -115,21 +137,32 @@ impl Fields for TerrainConfig {
         if *collision != d.collision {
             out.nested("collision", collision);
         }
-        if *scatter != d.scatter {
-            out.line("scatter: [");
-            out.depth += 1;
-            for layer in scatter {
-                out.line("(");
-                out.depth += 1;
-                layer.write_fields(out);
-                out.depth -= 1;
-                out.line("),");
-            }
-            out.depth -= 1;
-            out.line("],");
-        }
+        out.list("scatter", scatter);
         // Stamps and paths as `ron` writes them: one line each list.
         fields!(out, self, d; leaf stamps, leaf paths);
+        if *climate != d.climate {
+            out.nested("climate", climate);
+        }
+        out.list("biomes", biomes);
+    }
+}
+
+impl Fields for Climate {
+    fn write_fields(&self, out: &mut Out) {
+        let d = Climate::default();
+        fields!(out, self, d; leaf scale, leaf continent_scale, leaf blend);
+    }
+}
+
+impl Fields for Biome {
+    fn write_fields(&self, out: &mut Out) {
+        let d = Biome::default();
+        fields!(out, self, d;
+            leaf name, leaf temperature, leaf moisture, leaf continentalness);
+        if self.noise != d.noise {
+            out.nested("noise", &self.noise);
+        }
+        fields!(out, self, d; leaf height_scale, leaf height_offset);
     }
 }
 

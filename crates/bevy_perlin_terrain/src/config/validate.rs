@@ -3,8 +3,8 @@
 //! frame or the memory can hold.
 
 use super::{
-    LayerTexture, MAX_BANDS, MAX_FAR_COLOURS, MAX_LOD, MAX_SCATTER_LAYERS, MIN_MORPH, ScatterLayer,
-    SoftRange, TerrainColours, TerrainConfig, Water,
+    Biome, CLIMATE_AXES, LayerTexture, MAX_BANDS, MAX_BIOMES, MAX_FAR_COLOURS, MAX_LOD,
+    MAX_SCATTER_LAYERS, MIN_MORPH, ScatterLayer, SoftRange, TerrainColours, TerrainConfig, Water,
 };
 use perlin_core::FieldError;
 
@@ -62,6 +62,125 @@ fn range(field: &str, value: f32, low: f32, high: f32, allowed: &str) -> Result<
         value,
         allowed,
     )
+}
+
+/// Climate lattice nodes a side of the coarsest chunk, at most.
+const MAX_CLIMATE_NODES: f64 = 256.0;
+
+/// One biome's fields, and that its climate ranges overlap none of `before`'s.
+fn validate_biome(b: &Biome, before: &[Biome]) -> Result<(), ConfigError> {
+    FieldError::require(
+        !b.name.is_empty() && b.name.chars().count() <= 64,
+        "name",
+        format!("{:?}", b.name),
+        "1 to 64 characters",
+    )?;
+    if let Some(j) = before.iter().position(|o| o.name == b.name) {
+        return Err(FieldError::new(
+            "name",
+            format!("{:?}", b.name),
+            format!("a name of its own (biomes[{j}] has it)"),
+        ));
+    }
+    for (axis, (low, high)) in CLIMATE_AXES.iter().zip(b.ranges()) {
+        FieldError::require(
+            low.is_finite()
+                && high.is_finite()
+                && (-1.0..=1.0).contains(&low)
+                && (-1.0..=1.0).contains(&high)
+                && low < high,
+            axis,
+            format!("({low}, {high})"),
+            "(low, high) with -1 <= low < high <= 1 (a range that is not empty)",
+        )?;
+    }
+    b.noise.validate().map_err(|e| e.within("noise"))?;
+    range(
+        "height_scale",
+        b.height_scale,
+        1e-3,
+        1e5,
+        "finite, 0.001 to 100000",
+    )?;
+    range(
+        "height_offset",
+        b.height_offset,
+        -1e5,
+        1e5,
+        "finite, -100000 to 100000",
+    )?;
+    for (j, other) in before.iter().enumerate() {
+        let overlap = b
+            .ranges()
+            .into_iter()
+            .zip(other.ranges())
+            .map(|((a0, a1), (b0, b1))| a1.min(b1) - a0.max(b0))
+            .collect::<Vec<_>>();
+        if overlap.iter().all(|&o| o > 0.0) {
+            // The axis where the overlap is thinnest: the easiest to move apart.
+            let axis = (0..3)
+                .min_by(|&a, &b| overlap[a].total_cmp(&overlap[b]))
+                .unwrap_or(0);
+            let (low, high) = b.ranges()[axis];
+            let (o0, o1) = other.ranges()[axis];
+            return Err(FieldError::new(
+                CLIMATE_AXES[axis],
+                format!("({low}, {high})"),
+                format!(
+                    "a range that does not overlap biomes[{j}] ({:?}, {} ({o0}, {o1})) where their other ranges overlap too: the ranges of two biomes may touch but not overlap",
+                    other.name, CLIMATE_AXES[axis]
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A climate point in no biome's ranges, reported on `biomes`. The ranges' ends cut each axis
+/// into intervals; the biomes cover climate space when they cover the centre of every cell.
+fn climate_gap(biomes: &[Biome]) -> Result<(), ConfigError> {
+    let cuts: [Vec<f32>; 3] = std::array::from_fn(|axis| {
+        let mut cut: Vec<f32> = biomes
+            .iter()
+            .flat_map(|b| {
+                let (low, high) = b.ranges()[axis];
+                [low, high]
+            })
+            .chain([-1.0, 1.0])
+            .collect();
+        cut.sort_by(f32::total_cmp);
+        cut.dedup();
+        cut
+    });
+    let centres = |axis: usize| {
+        cuts[axis]
+            .windows(2)
+            .map(|w| 0.5 * (w[0] + w[1]))
+            .collect::<Vec<_>>()
+    };
+    let [ts, ms, cs] = [centres(0), centres(1), centres(2)];
+    for &t in &ts {
+        for &m in &ms {
+            for &c in &cs {
+                let inside = |b: &Biome| {
+                    b.ranges()
+                        .iter()
+                        .zip([t, m, c])
+                        .all(|(&(low, high), v)| low <= v && v <= high)
+                };
+                if !biomes.iter().any(inside) {
+                    return Err(FieldError::new(
+                        "biomes",
+                        format!(
+                            "no biome at temperature {t:.3}, moisture {m:.3}, continentalness {c:.3}"
+                        ),
+                        "biomes whose climate ranges cover every climate point (-1 to 1 on each axis): widen a biome's range or add one there",
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 fn colour(field: &str, c: [f32; 3]) -> Result<(), ConfigError> {
@@ -366,7 +485,67 @@ impl TerrainConfig {
         self.validate_limits()?;
         self.validate_collision()?;
         self.validate_scatter()?;
-        self.validate_edits()
+        self.validate_edits()?;
+        self.validate_biomes()
+    }
+
+    /// The climate and the biomes: each biome's fields, then that their climate ranges tile
+    /// climate space (no overlap, no gap), then the climate nodes the coarsest chunk needs.
+    fn validate_biomes(&self) -> Result<(), ConfigError> {
+        if self.biomes.is_empty() {
+            return Ok(());
+        }
+        FieldError::require(
+            self.biomes.len() <= MAX_BIOMES,
+            "biomes",
+            self.biomes.len(),
+            &format!("at most {MAX_BIOMES} biomes"),
+        )?;
+        let c = &self.climate;
+        range(
+            "climate.scale",
+            c.scale,
+            500.0,
+            1e6,
+            "finite, 500 to 1000000 metres",
+        )?;
+        range(
+            "climate.continent_scale",
+            c.continent_scale,
+            500.0,
+            1e6,
+            "finite, 500 to 1000000 metres",
+        )?;
+        let widest = 0.25 * c.scale.min(c.continent_scale);
+        range(
+            "climate.blend",
+            c.blend,
+            1.0,
+            widest,
+            &format!("finite, 1 to a quarter of the smaller climate scale ({widest} metres)"),
+        )?;
+        for (i, biome) in self.biomes.iter().enumerate() {
+            validate_biome(biome, &self.biomes[..i])
+                .map_err(|e| e.within(&format!("biomes[{i}]")))?;
+        }
+        climate_gap(&self.biomes)?;
+        // The coarsest chunk reads the climate nodes over its area: a bounded number.
+        let top = self.chunk_size as f64 * f64::from(self.max_lod()).exp2();
+        let smaller = c.scale.min(c.continent_scale) as f64;
+        let nodes = top * super::biome::NODES_PER_SCALE / smaller;
+        let least = (top * super::biome::NODES_PER_SCALE / MAX_CLIMATE_NODES).ceil();
+        FieldError::require(
+            nodes <= MAX_CLIMATE_NODES,
+            if c.scale <= c.continent_scale {
+                "climate.scale"
+            } else {
+                "climate.continent_scale"
+            },
+            smaller,
+            &format!(
+                "at least {least} metres for the coarsest chunk of this view ({top:.0} m a side: its climate is read from at most {MAX_CLIMATE_NODES} nodes a side), or a shorter view_distance"
+            ),
+        )
     }
 
     /// The stamps and paths: how many, and every field of each.

@@ -1,12 +1,17 @@
 //! The ground: the config in force and what follows from it ([`ActiveTerrainConfig`],
-//! [`TerrainTables`], in `state.rs`), the one code path from noise to heights, normals and
-//! creases (`samples.rs`), and the [`TerrainSampler`] that answers height queries with it
-//! (`sampler.rs`). Chunk meshes, colliders and scatter all read the ground through this module.
+//! [`TerrainTables`], in `state.rs`), what the ground is made of (`recipe.rs`: the noise, or
+//! the biomes of `biomes.rs` chosen by the climate of `climate.rs`), the one code path from
+//! noise to heights, normals and creases (`samples.rs`), and the [`TerrainSampler`] that answers
+//! height queries with it (`sampler.rs`). Chunk meshes, colliders and scatter all read the ground through this module.
 
+mod biomes;
+mod climate;
+mod recipe;
 mod sampler;
 mod samples;
 mod state;
 
+pub(crate) use recipe::GroundRecipe;
 pub use sampler::TerrainSampler;
 // The colliders (with the `avian` feature) fill one grid; chunks fill theirs with the parent's.
 #[cfg(feature = "avian")]

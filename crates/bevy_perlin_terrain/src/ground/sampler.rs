@@ -1,6 +1,7 @@
 //! [`TerrainSampler`]: the terrain's height and normal anywhere, for placing objects, walking
 //! characters and keeping cameras above ground.
 
+use super::recipe::GroundRecipe;
 use super::samples::with_thread_samples;
 use crate::config::TerrainConfig;
 use crate::edit::{GroundEdits, config_edits};
@@ -29,10 +30,9 @@ use std::sync::Arc;
 pub struct TerrainSampler {
     #[reflect(ignore)]
     tables: Arc<NoiseTables>,
+    /// The noise and height scale, or the biomes.
     #[reflect(ignore)]
-    noise: Fbm,
-    #[reflect(ignore)]
-    height_scale: f32,
+    ground: GroundRecipe,
     /// Metres between the vertices of a level-0 chunk: the detail the sampler shows.
     #[reflect(ignore)]
     spacing: f64,
@@ -58,8 +58,7 @@ impl TerrainSampler {
         };
         Self {
             tables,
-            noise: config.noise,
-            height_scale: config.height_scale,
+            ground: GroundRecipe::of(config),
             spacing: config.vertex_spacing(0),
             edits: Arc::new(config_edits(config)),
         }
@@ -93,8 +92,7 @@ impl TerrainSampler {
         with_thread_samples(|samples| {
             let filled = samples.fill(
                 &self.tables,
-                &self.noise,
-                self.height_scale,
+                &self.ground,
                 &self.edits,
                 &spec,
                 self.detail(),
@@ -171,8 +169,7 @@ impl TerrainSampler {
             if samples
                 .fill(
                     &self.tables,
-                    &self.noise,
-                    self.height_scale,
+                    &self.ground,
                     &self.edits,
                     &spec,
                     self.detail(),
@@ -193,13 +190,38 @@ impl TerrainSampler {
         &self.tables
     }
 
-    /// The noise the heights come from.
+    /// The noise the heights come from (of a config without biomes; with biomes, each biome
+    /// has its own).
     pub fn noise(&self) -> &Fbm {
-        &self.noise
+        &self.ground.noise
     }
 
-    /// Metres per unit of noise.
+    /// Metres per unit of noise (of a config without biomes).
     pub fn height_scale(&self) -> f32 {
-        self.height_scale
+        self.ground.height_scale
+    }
+
+    /// The name of the biome that weighs most at `(x, z)`; `None` for a config without
+    /// biomes.
+    pub fn biome(&self, x: f64, z: f64) -> Option<&str> {
+        let biomes = self.ground.biomes.as_ref()?;
+        let climate = biomes.climate_at(&self.tables, x, z);
+        biomes.strongest(&climate).map(|b| b.name.as_str())
+    }
+
+    /// The biomes that weigh in at `(x, z)` and their weights (summing to 1), in the config's
+    /// order; empty for a config without biomes. The heights there are the weighted mean of
+    /// these biomes' grounds.
+    pub fn biome_weights(&self, x: f64, z: f64) -> Vec<(&str, f32)> {
+        let Some(biomes) = self.ground.biomes.as_ref() else {
+            return Vec::new();
+        };
+        let climate = biomes.climate_at(&self.tables, x, z);
+        biomes.weights_at(&climate)
+    }
+
+    /// What the ground is made of (the jobs of chunks, colliders and scatter carry the same).
+    pub(crate) fn ground_recipe(&self) -> &GroundRecipe {
+        &self.ground
     }
 }

@@ -4,10 +4,13 @@
 //! to height, noise gradient to normal), so the sampler equals the mesh at every vertex, bit for
 //! bit.
 
+use super::biomes::Biomes;
+use super::climate::{ClimateSample, ClimateWindow};
+use super::recipe::GroundRecipe;
 use crate::edit::{GroundEdits, Touching, grid_bounds};
 use crate::space::Bounds;
 use bevy::math::Vec3;
-use perlin_core::{Detail, Fbm, GridError, GridKernel, GridSpec, NoiseTables};
+use perlin_core::{Detail, Fbm, GridError, GridKernel, GridSpec, NoiseTables, with_thread_scratch};
 use std::cell::RefCell;
 use std::iter::Map;
 use std::ops::Range;
@@ -33,13 +36,12 @@ impl GroundSamples {
     pub fn fill(
         &mut self,
         tables: &NoiseTables,
-        noise: &Fbm,
-        height_scale: f32,
+        ground: &GroundRecipe,
         edits: &GroundEdits,
         spec: &GridSpec,
         detail: Detail,
     ) -> Result<(), GridError> {
-        self.fill_noise(tables, noise, height_scale, spec, detail)?;
+        self.fill_ground(tables, ground, spec, detail)?;
         if let Some(touching) = touching(edits, grid_bounds(spec)) {
             let (values, gradients) = self.in_metres();
             edits.apply(GridKernel::Auto, spec, &touching, values, gradients);
@@ -59,15 +61,14 @@ impl GroundSamples {
         &mut self,
         coarse: &mut GroundSamples,
         tables: &NoiseTables,
-        noise: &Fbm,
-        height_scale: f32,
+        ground: &GroundRecipe,
         edits: &GroundEdits,
         (spec, detail): (&GridSpec, Detail),
         (coarse_spec, coarse_detail): (&GridSpec, Detail),
     ) -> Result<(), GridError> {
-        self.fill_noise(tables, noise, height_scale, spec, detail)?;
+        self.fill_ground(tables, ground, spec, detail)?;
         coarse
-            .fill_noise(tables, noise, height_scale, coarse_spec, coarse_detail)
+            .fill_ground(tables, ground, coarse_spec, coarse_detail)
             .inspect_err(|_| self.len = 0)?;
         // The modifiers touching either grid (one that reaches none of a grid's samples leaves
         // them as they are).
@@ -85,6 +86,89 @@ impl GroundSamples {
                 (coarse_spec, coarse_values, coarse_gradients),
             );
         }
+        Ok(())
+    }
+
+    /// The ground of `spec` before the edits: the noise, or the biomes' grounds blended; on an
+    /// error no sample is left.
+    fn fill_ground(
+        &mut self,
+        tables: &NoiseTables,
+        ground: &GroundRecipe,
+        spec: &GridSpec,
+        detail: Detail,
+    ) -> Result<(), GridError> {
+        match &ground.biomes {
+            None => self.fill_noise(tables, &ground.noise, ground.height_scale, spec, detail),
+            Some(biomes) => with_thread_scratch(&BIOME_SCRATCH, |scratch| {
+                self.fill_biomes(tables, biomes, spec, detail, scratch)
+            }),
+        }
+    }
+
+    /// The biomes' grounds of `spec`, in metres: where one biome alone weighs in over the whole
+    /// grid, its ground (`v · s + offset`); otherwise each sample's weighted mean of the biomes
+    /// that weigh in over the grid, with the gradient `Σ w ∇h + h ∇w`. A sample whose weight
+    /// is all one biome's gets the same bits either way (its other terms are exact zeros), so
+    /// grids agree with each other and with single samples wherever they share a position.
+    fn fill_biomes(
+        &mut self,
+        tables: &NoiseTables,
+        biomes: &Biomes,
+        spec: &GridSpec,
+        detail: Detail,
+        scratch: &mut BiomeScratch,
+    ) -> Result<(), GridError> {
+        let BiomeScratch {
+            window,
+            climate,
+            candidates,
+            weights,
+            weight_gradients,
+            ground,
+        } = scratch;
+        biomes.climate().window(tables, spec, window);
+        biomes.candidates(window, candidates);
+        let list = biomes.list();
+        if let [only] = candidates[..] {
+            let b = &list[only];
+            self.fill_noise(tables, &b.noise, b.height_scale, spec, detail)?;
+            self.convert_to_metres(b.height_offset);
+            return Ok(());
+        }
+        let len = spec.len().ok_or(GridError::TooLarge)?;
+        biomes.climate().fill(spec, window, climate);
+        biomes.weigh(candidates, climate, weights, weight_gradients);
+        self.len = 0;
+        self.height_scale = 1.0;
+        self.values.clear();
+        self.values.resize(len.max(self.values.len()), 0.0);
+        self.gradients.clear();
+        self.gradients
+            .resize(len.max(self.gradients.len()), [0.0; 2]);
+        self.creases.clear();
+        self.creases.resize(len.max(self.creases.len()), 0.0);
+        for (slot, &k) in candidates.iter().enumerate() {
+            let b = &list[k];
+            ground.fill_noise(tables, &b.noise, b.height_scale, spec, detail)?;
+            ground.convert_to_metres(b.height_offset);
+            let (w, dw) = (
+                &weights[slot * len..(slot + 1) * len],
+                &weight_gradients[slot * len..(slot + 1) * len],
+            );
+            blend(
+                (&mut self.values[..len], &ground.values[..len], w),
+                (&mut self.gradients[..len], &ground.gradients[..len], dw),
+            );
+            for ((c, &g), &w) in self.creases[..len]
+                .iter_mut()
+                .zip(&ground.creases[..len])
+                .zip(w)
+            {
+                *c += w * g;
+            }
+        }
+        self.len = len;
         Ok(())
     }
 
@@ -128,14 +212,30 @@ impl GroundSamples {
             &mut self.gradients[..self.len],
         );
         let scale = self.height_scale;
-        for v in &mut *values {
-            *v = height(*v, scale);
-        }
-        for g in &mut *gradients {
-            *g = [g[0] * scale, g[1] * scale];
+        // Already in metres (biomes, or a height scale of 1): `· 1` would change no bit.
+        if scale != 1.0 {
+            for v in &mut *values {
+                *v = height(*v, scale);
+            }
+            for g in &mut *gradients {
+                *g = [g[0] * scale, g[1] * scale];
+            }
         }
         self.height_scale = 1.0;
         (values, gradients)
+    }
+
+    /// The samples as heights and slopes in metres, `offset` added to the heights (`+ 0.0` on
+    /// the slopes: no −0, as in a blend, whose sums start at +0).
+    fn convert_to_metres(&mut self, offset: f32) {
+        let scale = self.height_scale;
+        for v in &mut self.values[..self.len] {
+            *v = height(*v, scale) + offset;
+        }
+        for g in &mut self.gradients[..self.len] {
+            *g = [g[0] * scale + 0.0, g[1] * scale + 0.0];
+        }
+        self.height_scale = 1.0;
     }
 
     /// How many samples the last fill produced.
@@ -216,6 +316,27 @@ fn touching(edits: &GroundEdits, region: Option<Bounds>) -> Option<Touching> {
     }
 }
 
+/// Adds one biome's ground, weighted, to the sums: heights `h += w · g`, slopes
+/// `∇h += w ∇g + g ∇w`.
+#[inline]
+fn blend(
+    (heights, ground, weights): (&mut [f32], &[f32], &[f32]),
+    (slopes, ground_slopes, weight_slopes): (&mut [[f32; 2]], &[[f32; 2]], &[[f32; 2]]),
+) {
+    for (((h, s), (&g, gs)), (&w, ws)) in heights
+        .iter_mut()
+        .zip(slopes.iter_mut())
+        .zip(ground.iter().zip(ground_slopes))
+        .zip(weights.iter().zip(weight_slopes))
+    {
+        *h += w * g;
+        *s = [
+            s[0] + (w * gs[0] + g * ws[0]),
+            s[1] + (w * gs[1] + g * ws[1]),
+        ];
+    }
+}
+
 /// Height in metres of a noise value.
 #[inline]
 fn height(value: f32, height_scale: f32) -> f32 {
@@ -234,7 +355,20 @@ pub(crate) fn normal_from_slope(dhdx: f32, dhdz: f32) -> Vec3 {
     Vec3::new(-dhdx, 1.0, -dhdz).normalize_or(Vec3::Y)
 }
 
+/// What a biome fill works with beside its samples: the climate around the grid and at each
+/// sample, the biomes that weigh in and their weights, and one biome's ground.
+#[derive(Default)]
+struct BiomeScratch {
+    window: ClimateWindow,
+    climate: Vec<ClimateSample>,
+    candidates: Vec<usize>,
+    weights: Vec<f32>,
+    weight_gradients: Vec<[f32; 2]>,
+    ground: GroundSamples,
+}
+
 thread_local! {
+    static BIOME_SCRATCH: RefCell<BiomeScratch> = RefCell::new(BiomeScratch::default());
     static SAMPLES: RefCell<GroundSamples> = RefCell::new(GroundSamples::default());
     static COARSE_SAMPLES: RefCell<GroundSamples> = RefCell::new(GroundSamples::default());
 }
@@ -244,7 +378,7 @@ thread_local! {
 /// the size of the largest grid the thread has filled (16 bytes per sample: 260 KB for a 129²
 /// chunk) until the thread ends.
 pub(crate) fn with_thread_samples<R>(f: impl FnOnce(&mut GroundSamples) -> R) -> R {
-    perlin_core::with_thread_scratch(&SAMPLES, f)
+    with_thread_scratch(&SAMPLES, f)
 }
 
 /// Runs `f` with this thread's reusable [`GroundSamples`] and a second set for a coarser grid
@@ -252,7 +386,5 @@ pub(crate) fn with_thread_samples<R>(f: impl FnOnce(&mut GroundSamples) -> R) ->
 pub(crate) fn with_thread_samples_and_coarse<R>(
     f: impl FnOnce(&mut GroundSamples, &mut GroundSamples) -> R,
 ) -> R {
-    with_thread_samples(|samples| {
-        perlin_core::with_thread_scratch(&COARSE_SAMPLES, |coarse| f(samples, coarse))
-    })
+    with_thread_samples(|samples| with_thread_scratch(&COARSE_SAMPLES, |coarse| f(samples, coarse)))
 }

@@ -154,11 +154,10 @@ impl ScatterLooks {
 }
 
 /// What a batch of instances was placed on: the ground. A change re-places every batch.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 struct ScatterGround {
     seed: u64,
-    noise: perlin_core::Fbm,
-    height_scale: f32,
+    ground: crate::ground::GroundRecipe,
     chunk_size: f32,
     chunk_resolution: u32,
     sea_level: f32,
@@ -264,7 +263,7 @@ impl ScatterRegistry {
     /// Has the batches of cells touching `areas` placed again (each staying until its
     /// replacement is spawned) and drops placements under way there.
     pub(crate) fn invalidate(&mut self, areas: &[crate::space::Bounds]) {
-        let Some(size) = self.ground.map(|g| g.chunk_size as f64) else {
+        let Some(size) = self.ground.as_ref().map(|g| g.chunk_size as f64) else {
             return;
         };
         let touched =

@@ -124,8 +124,7 @@ pub(super) fn plan_scatter(
     let config = active.config();
     let ground = ScatterGround {
         seed: tables.seed(),
-        noise: config.noise,
-        height_scale: config.height_scale,
+        ground: sampler.ground_recipe().clone(),
         chunk_size: config.chunk_size,
         chunk_resolution: config.chunk_resolution,
         sea_level: config.sea_level,
@@ -137,7 +136,7 @@ pub(super) fn plan_scatter(
             .iter()
             .zip(last_viewers.iter())
             .any(|(a, b)| a.xz().distance(b.xz()) > REPLAN as f32 * size);
-    let regrounded = registry.ground != Some(ground);
+    let regrounded = registry.ground.as_ref() != Some(&ground);
     let rerooted = registry.root != chunks.root();
     if registry.planned
         && !(regrounded || active.is_changed() || moved || rerooted || registry.dirty)

@@ -201,13 +201,7 @@ pub(super) fn plan_chunks(
             if registry.ready.contains_key(&key) || registry.building.get(&key).is_some() {
                 continue;
             }
-            let mut job = ChunkJob::on_ground(
-                sampler.tables().clone(),
-                config,
-                sampler.edits().clone(),
-                key.coord,
-                key.lod,
-            );
+            let mut job = ChunkJob::on_ground(&sampler, config, key.coord, key.lod);
             if !colours_in_mesh.0 {
                 job = job.without_colours();
             }

@@ -3,6 +3,7 @@
 
 mod common;
 
+mod biomes;
 mod chunk;
 mod config;
 mod fuzz_config;

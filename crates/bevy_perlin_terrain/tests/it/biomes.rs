@@ -1,0 +1,388 @@
+//! Biomes: the world preset's climates cover every 40 km square; across a border the ground
+//! blends without seams (neighbours, levels, the sampler, exact normals) and without a slope
+//! steeper than its biomes'; one biome everywhere is the single recipe bit for bit; bad biome
+//! configs name the field.
+
+use bevy::math::IVec2;
+use bevy_perlin_terrain::chunk::{ChunkJob, ChunkMeshData, build_chunk_mesh};
+use bevy_perlin_terrain::config::parse_config;
+use bevy_perlin_terrain::perlin_core::NoiseTables;
+use bevy_perlin_terrain::{Biome, TerrainConfig, TerrainSampler};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// The shipped world preset.
+pub fn world() -> TerrainConfig {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../assets/terrain/world.terrain.ron"
+    );
+    let bytes = std::fs::read(path).expect("the world preset");
+    parse_config("terrain/world.terrain.ron", &bytes).expect("the world preset is valid")
+}
+
+fn sampler(config: &TerrainConfig) -> TerrainSampler {
+    TerrainSampler::new(Arc::new(NoiseTables::from_seed(config.seed)), config)
+}
+
+fn build(config: &TerrainConfig, coord: IVec2, lod: u8) -> ChunkMeshData {
+    let tables = Arc::new(NoiseTables::from_seed(config.seed));
+    build_chunk_mesh(&ChunkJob::new(tables, config, coord, lod))
+}
+
+/// `config` with only `biome`, everywhere.
+fn alone(config: &TerrainConfig, biome: &str) -> TerrainConfig {
+    let mut only = config
+        .biomes
+        .iter()
+        .find(|b| b.name == biome)
+        .cloned()
+        .expect("a biome of the config");
+    (only.temperature, only.moisture, only.continentalness) =
+        ((-1.0, 1.0), (-1.0, 1.0), (-1.0, 1.0));
+    TerrainConfig {
+        biomes: vec![only],
+        ..config.clone()
+    }
+}
+
+/// A point on a border between two biomes of the world preset (where the strongest biome
+/// changes), found walking east from `start`, and the two biomes.
+fn border(sampler: &TerrainSampler, start: (f64, f64)) -> ((f64, f64), String, String) {
+    let (x0, z) = start;
+    let mut last = sampler.biome(x0, z).expect("a biome").to_string();
+    for k in 1..2000 {
+        let x = x0 + k as f64 * 20.0;
+        let here = sampler.biome(x, z).expect("a biome");
+        if here != last {
+            return ((x, z), last, here.to_string());
+        }
+        last = here.to_string();
+    }
+    panic!("no border within 40 km east of {start:?}");
+}
+
+#[test]
+fn every_biome_of_the_world_covers_five_percent_of_any_40_km_square() {
+    let config = world();
+    let sampler = sampler(&config);
+    assert_eq!(config.biomes.len(), 7);
+    for (cx, cz) in [
+        (0.0, 0.0),
+        (63_000.0, -41_000.0),
+        (-250_000.0, 170_000.0),
+        (1.2e6, 3.4e5),
+        (-77_000.0, -530_000.0),
+        (400_000.0, 400_000.0),
+    ] {
+        let mut share: HashMap<String, usize> = HashMap::new();
+        let n = 100;
+        for j in 0..n {
+            for i in 0..n {
+                let (x, z) = (
+                    cx + (i as f64 + 0.5) * 400.0 - 20_000.0,
+                    cz + (j as f64 + 0.5) * 400.0 - 20_000.0,
+                );
+                let name = sampler.biome(x, z).expect("a biome");
+                *share.entry(name.to_string()).or_default() += 1;
+            }
+        }
+        for b in &config.biomes {
+            let part = share.get(&b.name).copied().unwrap_or(0) as f64 / (n * n) as f64;
+            assert!(
+                part >= 0.05,
+                "{} covers {:.1} % of the square around ({cx}, {cz}): {share:?}",
+                b.name,
+                part * 100.0
+            );
+        }
+    }
+}
+
+#[test]
+fn one_biome_everywhere_is_the_single_recipe_bit_for_bit() {
+    let plain = TerrainConfig::default();
+    let one = TerrainConfig {
+        biomes: vec![Biome {
+            name: "everywhere".into(),
+            noise: plain.noise,
+            height_scale: plain.height_scale,
+            ..Biome::default()
+        }],
+        ..plain.clone()
+    };
+    for (coord, lod) in [(IVec2::new(3, -2), 0), (IVec2::new(-40, 17), 2)] {
+        assert_eq!(build(&plain, coord, lod), build(&one, coord, lod));
+    }
+    let (a, b) = (sampler(&plain), sampler(&one));
+    assert_eq!(a.biome(10.0, 20.0), None);
+    assert_eq!(b.biome(10.0, 20.0), Some("everywhere"));
+    for (x, z) in [(0.5, -3.25), (1e5, 7.0)] {
+        assert_eq!(a.height(x, z).to_bits(), b.height(x, z).to_bits());
+        assert_eq!(a.normal(x, z), b.normal(x, z));
+    }
+}
+
+#[test]
+fn a_border_blends_both_grounds_and_chunks_agree_on_it() {
+    let config = world();
+    let sampler = sampler(&config);
+    let ((x, z), west, east) = border(&sampler, (1000.0, 3000.0));
+    let (a, b) = (
+        self::sampler(&alone(&config, &west)),
+        self::sampler(&alone(&config, &east)),
+    );
+    let size = config.chunk_size as f64;
+    let coord = IVec2::new((x / size).floor() as i32, (z / size).floor() as i32);
+    let n = config.chunk_resolution;
+    let mesh = build(&config, coord, 0);
+    // The chunk is in the blend: its heights are neither biome's alone.
+    let mut between = 0;
+    for j in (0..n).step_by(4) {
+        for i in (0..n).step_by(4) {
+            let [px, pz] = config.vertex_position(coord, 0, i, j);
+            let k = (j * n + i) as usize;
+            let h = mesh.positions[k][1];
+            // The sampler: the mesh's bits at a vertex.
+            let (sh, sn) = sampler.height_and_normal(px, pz);
+            assert_eq!(h.to_bits(), sh.to_bits(), "({px}, {pz})");
+            assert_eq!(sn.to_array(), mesh.normals[k]);
+            let (ha, hb) = (a.height(px, pz), b.height(px, pz));
+            if (h - ha).abs() > 1e-3 && (h - hb).abs() > 1e-3 {
+                between += 1;
+            }
+        }
+    }
+    assert!(
+        between > 200,
+        "{between} of 289 vertices blend {west} and {east}"
+    );
+    // Same-level neighbours share their edges bit for bit, at full detail and coarser.
+    for lod in 0..3u8 {
+        let c = IVec2::new(coord.x >> lod, coord.y >> lod);
+        let here = build(&config, c, lod);
+        let (east_chunk, north) = (
+            build(&config, c + IVec2::X, lod),
+            build(&config, c + IVec2::Y, lod),
+        );
+        let n = n as usize;
+        for t in 0..n {
+            let (edge, across) = (t * n + n - 1, t * n);
+            assert_eq!(here.positions[edge][1], east_chunk.positions[across][1]);
+            assert_eq!(here.normals[edge], east_chunk.normals[across]);
+            let (edge, across) = ((n - 1) * n + t, t);
+            assert_eq!(here.positions[edge][1], north.positions[across][1]);
+            assert_eq!(here.normals[edge], north.normals[across]);
+        }
+        // The morph targets at the parent's vertices are the parent's bits.
+        let parent_coord = c.div_euclid(IVec2::splat(2));
+        let parent = build(&config, parent_coord, lod + 1);
+        let half = (n - 1) / 2;
+        let offset = (c - parent_coord * 2).as_uvec2();
+        for j in (0..n).step_by(2) {
+            for i in (0..n).step_by(2) {
+                let p = (j / 2 + offset.y as usize * half) * n + i / 2 + offset.x as usize * half;
+                assert_eq!(
+                    here.morph[j * n + i][0].to_bits(),
+                    parent.positions[p][1].to_bits()
+                );
+            }
+        }
+    }
+}
+
+/// Heights and slopes (`|∇h|`) of the grid of `size × size` samples `step` apart around
+/// `(x, z)`.
+fn ground(s: &TerrainSampler, (x, z): (f64, f64), step: f64, size: usize) -> (Vec<f32>, Vec<f32>) {
+    let (mut heights, mut normals) = (
+        vec![0.0; size * size],
+        vec![Default::default(); size * size],
+    );
+    let half = step * size as f64 / 2.0;
+    assert!(s.sample_grid(
+        [x - half, z - half],
+        step,
+        [size, size],
+        &mut heights,
+        &mut normals
+    ));
+    let slopes = normals
+        .iter()
+        .map(|n: &bevy::math::Vec3| (1.0 / (n.y * n.y) - 1.0).max(0.0).sqrt())
+        .collect();
+    (heights, slopes)
+}
+
+#[test]
+fn normals_are_the_slope_of_the_heights_in_a_border() {
+    let config = world();
+    let sampler = sampler(&config);
+    let h = 0.01;
+    let mut blended = 0;
+    for start in [(-3000.0, -9000.0), (1000.0, 3000.0), (20_000.0, 41_000.0)] {
+        let ((x, z), ..) = border(&sampler, start);
+        for k in 0..100 {
+            let (px, pz) = (
+                x + (k % 10) as f64 * 123.0 - 600.0,
+                z + (k / 10) as f64 * 131.0 - 600.0,
+            );
+            if sampler.biome_weights(px, pz).len() < 2 {
+                continue;
+            }
+            let (h0, n) = sampler.height_and_normal(px, pz);
+            let slope = |h: f64| {
+                [
+                    (sampler.height(px + h, pz) - sampler.height(px - h, pz)) as f64 / (2.0 * h),
+                    (sampler.height(px, pz + h) - sampler.height(px, pz - h)) as f64 / (2.0 * h),
+                ]
+            };
+            let (gx, gz) = (-n.x as f64 / n.y as f64, -n.z as f64 / n.y as f64);
+            // The heights' rounding (f32) over the step, and a hundredth of the slope.
+            let tolerance =
+                1e-3 + 0.005 * (gx.abs() + gz.abs()) + 4.0 * h0.abs() as f64 * 1.2e-7 / h;
+            let ([dx, dz], [wx, wz]) = (slope(h), slope(4.0 * h));
+            // A crease of the ridged noise within 4 cm: the differences do not settle there.
+            if (dx - wx).abs().max((dz - wz).abs()) > tolerance {
+                continue;
+            }
+            blended += 1;
+            assert!(
+                (gx - dx).abs() < tolerance && (gz - dz).abs() < tolerance,
+                "({px}, {pz}): normal's slope ({gx}, {gz}), heights' ({dx}, {dz})"
+            );
+        }
+    }
+    assert!(blended > 100, "{blended} points in borders");
+}
+
+#[test]
+fn a_border_is_no_steeper_than_its_steepest_biome_and_its_step_over_the_blend() {
+    let config = world();
+    let sampler = sampler(&config);
+    let alone: HashMap<&str, TerrainSampler> = config
+        .biomes
+        .iter()
+        .map(|b| (b.name.as_str(), self::sampler(&alone(&config, &b.name))))
+        .collect();
+    let mut starts = vec![(1000.0, 3000.0), (-3000.0, -9000.0), (20_000.0, 41_000.0)];
+    starts.extend((0..12).map(|k| {
+        (
+            k as f64 * 17_000.0 - 90_000.0,
+            k as f64 * -23_000.0 + 60_000.0,
+        )
+    }));
+    let mut worst = 0.0f32;
+    let mut blended_points = 0;
+    for start in starts {
+        let (at, ..) = border(&sampler, start);
+        // 1.2 km square around the border point, 8 m apart.
+        let (size, step) = (150, 8.0);
+        let (_, slopes) = ground(&sampler, at, step, size);
+        let grounds: HashMap<&str, (Vec<f32>, Vec<f32>)> = alone
+            .iter()
+            .map(|(name, s)| (*name, ground(s, at, step, size)))
+            .collect();
+        let half = step * size as f64 / 2.0;
+        for (k, slope) in slopes.iter().enumerate() {
+            let (x, z) = (
+                at.0 - half + (k % size) as f64 * step,
+                at.1 - half + (k / size) as f64 * step,
+            );
+            let weights = sampler.biome_weights(x, z);
+            if weights.len() < 2 {
+                continue;
+            }
+            blended_points += 1;
+            let (mut steepest, mut low, mut high) = (0.0f32, f32::INFINITY, f32::NEG_INFINITY);
+            for (name, _) in &weights {
+                let (h, s) = &grounds[name];
+                steepest = steepest.max(s[k]);
+                (low, high) = (low.min(h[k]), high.max(h[k]));
+            }
+            // The blend's own slope: at most 1.5 (the smooth step's steepest) times the spread of
+            // the grounds over the blend width, and then some where the climate curves.
+            let over = (slope - steepest).max(0.0) / ((high - low) / config.climate.blend);
+            worst = worst.max(over);
+        }
+    }
+    assert!(
+        blended_points > 20_000,
+        "{blended_points} points in borders"
+    );
+    // The margin `Climate::blend` documents.
+    assert!(
+        worst <= 2.0,
+        "a border's slope exceeds its biomes' by {worst} × spread / blend"
+    );
+}
+
+#[test]
+fn bad_biomes_name_the_field_and_what_is_allowed() {
+    let many = (0..17)
+        .map(|k| {
+            format!(
+                "(name: \"b{k}\", temperature: ({}, {}))",
+                -1.0 + k as f32 / 8.5,
+                -1.0 + (k + 1) as f32 / 8.5
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    for (ron, field, allowed) in [
+        (
+            "(biomes: [(name: \"a\"), (name: \"b\")])".to_string(),
+            "`biomes[1].temperature`",
+            "may touch but not overlap",
+        ),
+        (
+            "(biomes: [(name: \"a\", moisture: (0.5, 0.5))])".into(),
+            "`biomes[0].moisture`",
+            "not empty",
+        ),
+        (
+            "(biomes: [(name: \"a\", continentalness: (-1.0, 0.0))])".into(),
+            "`biomes`",
+            "cover every climate point",
+        ),
+        (
+            "(biomes: [(name: \"a\", temperature: (-1.0, 0.0)), (name: \"a\", temperature: (0.0, 1.0))])".into(),
+            "`biomes[1].name`",
+            "a name of its own",
+        ),
+        (
+            "(biomes: [(name: \"\")])".into(),
+            "`biomes[0].name`",
+            "1 to 64 characters",
+        ),
+        (
+            "(biomes: [(name: \"a\", height_scale: 0.0)])".into(),
+            "`biomes[0].height_scale`",
+            "0.001 to 100000",
+        ),
+        (
+            "(biomes: [(name: \"a\", noise: (octaves: 99))])".into(),
+            "`biomes[0].noise.octaves`",
+            "1 to 32",
+        ),
+        (
+            "(climate: (blend: 0.0), biomes: [(name: \"a\")])".into(),
+            "`climate.blend`",
+            "1 to a quarter",
+        ),
+        (format!("(biomes: [{many}])"), "`biomes`", "at most 16 biomes"),
+        (
+            "(biomes: [(name: \"a\", look: 3)])".into(),
+            "biomes",
+            "look",
+        ),
+    ] {
+        let text = match parse_config("terrain/bad.terrain.ron", ron.as_bytes()) {
+            Ok(_) => panic!("accepted {ron}"),
+            Err(e) => e.to_string(),
+        };
+        assert!(
+            text.contains("terrain/bad.terrain.ron") && text.contains(field) && text.contains(allowed),
+            "{ron}: {text}"
+        );
+    }
+}
