@@ -7,7 +7,8 @@
 //! ```
 //!
 //! `pixels` is the image side (default 768), `metres` the side of the square shown, centred on
-//! the world origin (default 4096). `--compare-erosion` draws the config twice side by side, on
+//! the world origin (default 4096). A config with biomes gets its biome map beside the top view:
+//! each biome a colour (listed on the terminal), mixed by the biomes' weights across borders. `--compare-erosion` draws the config twice side by side, on
 //! the left without the erosion filter and on the right with it (the config's own, or the
 //! defaults if it has none), to see what the filter does.
 
@@ -66,6 +67,19 @@ fn run(mut args: Vec<String>) -> Result<String, String> {
         top_view(config, &sampler, [0.0, 0.0], metres, pixels)
             .ok_or_else(|| format!("{pixels}² samples do not fit in memory"))
     };
+    if !compare && !config.biomes.is_empty() {
+        let (left, (lo, hi)) = view(&config)?;
+        let sampler = TerrainSampler::new(tables.clone(), &config);
+        let (right, legend) = biome_map(&config, &sampler, metres, pixels);
+        write_png(
+            out_path,
+            [2 * pixels, pixels],
+            &side_by_side(&left, &right, pixels),
+        )?;
+        return Ok(format!(
+            "{out_path}: {metres} m square, top view (left, heights {lo:.1} to {hi:.1} m) and biomes (right): {legend}"
+        ));
+    }
     if !compare {
         let (rgb, (lo, hi)) = view(&config)?;
         write_png(out_path, [pixels, pixels], &rgb)?;
@@ -79,17 +93,83 @@ fn run(mut args: Vec<String>) -> Result<String, String> {
     eroded.noise.erosion.get_or_insert_default();
     let (left, _) = view(&plain)?;
     let (right, _) = view(&eroded)?;
-    // The two views side by side, row by row.
-    let row = 3 * pixels;
-    let rgb: Vec<u8> = left
-        .chunks_exact(row)
-        .zip(right.chunks_exact(row))
-        .flat_map(|(l, r)| l.iter().chain(r).copied())
-        .collect();
-    write_png(out_path, [2 * pixels, pixels], &rgb)?;
+    write_png(
+        out_path,
+        [2 * pixels, pixels],
+        &side_by_side(&left, &right, pixels),
+    )?;
     Ok(format!(
         "{out_path}: {metres} m square without erosion (left) and with it (right), {pixels} px each"
     ))
+}
+
+/// Two square RGB images of `pixels` a side, side by side, row by row.
+fn side_by_side(left: &[u8], right: &[u8], pixels: usize) -> Vec<u8> {
+    let row = 3 * pixels;
+    left.chunks_exact(row)
+        .zip(right.chunks_exact(row))
+        .flat_map(|(l, r)| l.iter().chain(r).copied())
+        .collect()
+}
+
+/// One colour per biome (sRGB), in the config's order.
+const BIOME_COLOURS: [([u8; 3], &str); 16] = [
+    ([40, 90, 170], "blue"),
+    ([230, 210, 140], "sand"),
+    ([150, 200, 90], "light green"),
+    ([30, 110, 40], "dark green"),
+    ([235, 235, 245], "white"),
+    ([230, 160, 60], "orange"),
+    ([170, 70, 50], "rust"),
+    ([120, 80, 160], "purple"),
+    ([90, 190, 190], "teal"),
+    ([200, 90, 150], "pink"),
+    ([110, 110, 110], "grey"),
+    ([200, 200, 40], "yellow"),
+    ([60, 60, 200], "indigo"),
+    ([140, 100, 60], "brown"),
+    ([30, 30, 30], "black"),
+    ([250, 120, 120], "salmon"),
+];
+
+/// The biome map of the `metres` square around the origin, `pixels` a side: each pixel the
+/// biomes' colours mixed by their weights there; and the legend.
+fn biome_map(
+    config: &TerrainConfig,
+    sampler: &TerrainSampler,
+    metres: f64,
+    pixels: usize,
+) -> (Vec<u8>, String) {
+    let step = metres / pixels as f64;
+    let colour_of = |name: &str| {
+        let k = config
+            .biomes
+            .iter()
+            .position(|b| b.name == name)
+            .unwrap_or(0);
+        BIOME_COLOURS[k % BIOME_COLOURS.len()].0
+    };
+    let mut rgb = Vec::with_capacity(3 * pixels * pixels);
+    for j in 0..pixels {
+        for i in 0..pixels {
+            let (x, z) = (
+                (i as f64 + 0.5) * step - metres / 2.0,
+                (j as f64 + 0.5) * step - metres / 2.0,
+            );
+            let mut c = [0.0f32; 3];
+            for (name, w) in sampler.biome_weights(x, z) {
+                for (c, v) in c.iter_mut().zip(colour_of(name)) {
+                    *c += w * v as f32;
+                }
+            }
+            rgb.extend(c.map(|v| v.round().clamp(0.0, 255.0) as u8));
+        }
+    }
+    let legend = (config.biomes.iter().zip(BIOME_COLOURS.iter().cycle()))
+        .map(|(b, (_, colour))| format!("{} {colour}", b.name))
+        .collect::<Vec<_>>()
+        .join(", ");
+    (rgb, legend)
 }
 
 fn write_png(path: &str, [width, height]: [usize; 2], rgb: &[u8]) -> Result<(), String> {

@@ -1,5 +1,5 @@
-//! The fly example's settings panel (bevy_egui): every field of the terrain config, grouped as in
-//! the RON, each on a slider within its validated range; changes apply live through
+//! The fly example's settings panel (bevy_egui): every field of the terrain config (the biomes
+//! and the layers' biomes included), grouped as in the RON, each on a slider within its validated range; changes apply live through
 //! [`TerrainConfigSource`]; save writes the config as a `.terrain.ron` of what differs from the
 //! defaults (`TerrainConfig::to_ron`), load picks any file in `assets/terrain/`; a minimap shows
 //! the ground around the camera from above. Tab opens and closes it.
@@ -15,7 +15,7 @@ use bevy_egui::egui::{self, Ui};
 use bevy_egui::input::EguiWantsInput;
 use bevy_egui::{EguiContexts, EguiPlugin, EguiPrimaryContextPass};
 use bevy_perlin_terrain::perlin_core::{
-    BaseNoise, DomainWarp, Erosion, Fade, FractalMode, Hashing, Interpolation,
+    BaseNoise, DomainWarp, Erosion, Fade, Fbm, FractalMode, Hashing, Interpolation,
 };
 use bevy_perlin_terrain::prelude::*;
 use bevy_perlin_terrain::{HeightBand, ScatterLayer, Snow, SoftRange, Water};
@@ -273,9 +273,67 @@ fn draw(mut contexts: EguiContexts, mut panel: ResMut<Panel>) -> Result {
                     d.collision.resolution = None;
                 }
             });
+            ui.collapsing("Biomes", |ui| biomes(ui, d));
             ui.collapsing("Scatter", |ui| scatter(ui, d));
         });
     Ok(())
+}
+
+/// The climate and the biomes: each biome's climate ranges, heights and noise. A draft whose
+/// ranges overlap or leave a gap is refused with the field named (shown above), and the
+/// terrain stays as it was.
+fn biomes(ui: &mut Ui, d: &mut TerrainConfig) {
+    let c = &mut d.climate;
+    ui.add(slider(&mut c.scale, 500.0..=50_000.0, "climate scale (m)").logarithmic(true));
+    ui.add(
+        slider(
+            &mut c.continent_scale,
+            500.0..=100_000.0,
+            "continent scale (m)",
+        )
+        .logarithmic(true),
+    );
+    let widest = 0.25 * c.scale.min(c.continent_scale);
+    ui.add(slider(&mut c.blend, 1.0..=widest, "blend (m)").logarithmic(true));
+    let mut remove = None;
+    for (i, b) in d.biomes.iter_mut().enumerate() {
+        ui.push_id(("biome", i), |ui| {
+            ui.collapsing(b.name.clone(), |ui| {
+                ui.text_edit_singleline(&mut b.name);
+                for (label, range) in [
+                    ("temperature", &mut b.temperature),
+                    ("moisture", &mut b.moisture),
+                    ("continentalness", &mut b.continentalness),
+                ] {
+                    ui.add(slider(&mut range.0, -1.0..=1.0, &format!("{label} from")));
+                    ui.add(slider(&mut range.1, -1.0..=1.0, &format!("{label} to")));
+                }
+                ui.add(
+                    slider(&mut b.height_scale, 1.0..=2000.0, "height scale (m)").logarithmic(true),
+                );
+                ui.add(slider(
+                    &mut b.height_offset,
+                    -1000.0..=1000.0,
+                    "height offset (m)",
+                ));
+                ui.collapsing("noise", |ui| fbm(ui, &mut b.noise));
+                if ui.small_button("remove biome").clicked() {
+                    remove = Some(i);
+                }
+            });
+        });
+    }
+    if let Some(i) = remove {
+        d.biomes.remove(i);
+    }
+    if d.biomes.len() < bevy_perlin_terrain::MAX_BIOMES && ui.small_button("+ biome").clicked() {
+        // A new biome claims nothing until its ranges are moved apart from the others'.
+        let name = format!("biome {}", d.biomes.len() + 1);
+        d.biomes.push(Biome {
+            name,
+            ..Biome::default()
+        });
+    }
 }
 
 /// Save and load.
@@ -321,7 +379,14 @@ fn files(ui: &mut Ui, panel: &mut Panel) {
 
 fn noise(ui: &mut Ui, d: &mut TerrainConfig) {
     ui.add(egui::DragValue::new(&mut d.seed).speed(1.0).prefix("seed "));
-    let n = &mut d.noise;
+    if !d.biomes.is_empty() {
+        ui.label("(with biomes, each biome has its own noise: see Biomes)");
+    }
+    fbm(ui, &mut d.noise);
+}
+
+/// The widgets of one fractal noise (the config's or a biome's).
+fn fbm(ui: &mut Ui, n: &mut Fbm) {
     choose(
         ui,
         "base",
@@ -547,6 +612,7 @@ fn water(ui: &mut Ui, w: &mut Option<Water>) {
 
 fn scatter(ui: &mut Ui, d: &mut TerrainConfig) {
     let view = d.view_distance;
+    let biome_names: Vec<String> = d.biomes.iter().map(|b| b.name.clone()).collect();
     let mut remove = None;
     for (i, l) in d.scatter.iter_mut().enumerate() {
         ui.push_id(("layer", i), |ui| {
@@ -580,6 +646,19 @@ fn scatter(ui: &mut Ui, d: &mut TerrainConfig) {
                     0.0..=view.min(2000.0),
                     "view distance (m)",
                 ));
+                if !biome_names.is_empty() {
+                    ui.label("grows in (none: everywhere)");
+                    for name in &biome_names {
+                        let mut on = l.biomes.contains(name);
+                        if ui.checkbox(&mut on, name.as_str()).changed() {
+                            if on {
+                                l.biomes.push(name.clone());
+                            } else {
+                                l.biomes.retain(|b| b != name);
+                            }
+                        }
+                    }
+                }
                 let mut far = l.far_colour.is_some();
                 ui.checkbox(&mut far, "colour beyond its view distance");
                 if far {

@@ -238,7 +238,7 @@ impl Fields for ScatterLayer {
         fields!(out, self, d;
             leaf name, leaf density, leaf spacing, leaf height, leaf slope, leaf creases,
             leaf scale, leaf rotation, leaf tilt, leaf align_to_normal, leaf sink,
-            leaf view_distance, leaf far_colour);
+            leaf view_distance, leaf far_colour, leaf biomes);
     }
 }
 

@@ -68,7 +68,12 @@ pub struct ScatterLayer {
     /// Beyond `view_distance`, the terrain material paints this colour where the layer's rules
     /// (height, slope, creases) would place it, so far hills are not bald (a forest's darker
     /// canopy); `None` (the default) for nothing. At most [`MAX_FAR_COLOURS`] layers have one.
+    /// Not with `biomes` (the far view cannot tell the biomes apart yet).
     pub far_colour: Option<FarColour>,
+    /// The biomes it grows in (names of the config's `biomes`), thinning across their borders
+    /// with their weight: a candidate is kept with the sum of these biomes' weights there
+    /// (times the other rules' weights). Empty (the default): everywhere.
+    pub biomes: Vec<String>,
 }
 
 /// How a scatter layer shows beyond its view distance: a colour over the ground where its
@@ -120,6 +125,7 @@ impl Default for ScatterLayer {
             sink: 0.0,
             view_distance: 400.0,
             far_colour: None,
+            biomes: Vec::new(),
         }
     }
 }

@@ -623,6 +623,20 @@ impl TerrainConfig {
         for (i, layer) in self.scatter.iter().enumerate() {
             let field = format!("scatter[{i}]");
             validate_scatter_layer(&field, layer, self.view_distance)?;
+            for (j, name) in layer.biomes.iter().enumerate() {
+                FieldError::require(
+                    self.biomes.iter().any(|b| &b.name == name),
+                    &format!("{field}.biomes[{j}]"),
+                    format!("{name:?}"),
+                    "the name of one of the config's biomes",
+                )?;
+            }
+            FieldError::require(
+                layer.biomes.is_empty() || layer.far_colour.is_none(),
+                &format!("{field}.far_colour"),
+                "Some(..)",
+                "None for a layer limited to biomes (the far view cannot tell the biomes apart yet)",
+            )?;
             FieldError::require(
                 self.scatter[..i].iter().all(|l| l.name != layer.name),
                 &format!("{field}.name"),

@@ -45,28 +45,20 @@ pub(crate) struct ClimateField {
     scale_bits: [u32; 2],
 }
 
-/// The climate at one point, per field: its value, gradient `[∂/∂x, ∂/∂z]` and second
-/// derivatives `[∂²/∂x², ∂²/∂x∂z, ∂²/∂z²]`.
+/// The climate at one point, per field: its value and gradient `[∂/∂x, ∂/∂z]`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct ClimateSample {
     pub value: [f32; FIELDS],
     pub gradient: [[f32; 2]; FIELDS],
-    pub curvature: [[f32; 3]; FIELDS],
 }
 
-/// The nodes over a grid, per lattice: where they start, how many, and their values per field;
-/// and per field, bounds on its gradient and its value anywhere in the grid.
+/// The nodes over a grid, per lattice: where they start, how many, and their values per field.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ClimateWindow {
     first: [[i64; 2]; 2],
     size: [[usize; 2]; 2],
     nodes: [Vec<f32>; FIELDS],
-    /// The most `|∂c/∂x|` and `|∂c/∂z|` can be in the grid: a cubic B-spline's derivative is
-    /// a quadratic B-spline (positive weights summing to 1) of the differences of neighbouring
-    /// nodes over their spacing, so the largest such difference bounds it.
-    pub steepest: [[f32; 2]; FIELDS],
-    /// The least and most the climate can be in the grid: within the nodes' range, and within
-    /// the steepest gradient times the distance from the grid's centre.
+    /// The least and most each field's nodes are: the field stays within them over the grid.
     pub range: [(f32, f32); FIELDS],
 }
 
@@ -165,42 +157,6 @@ impl ClimateField {
                 }
             }
             window.range[field] = (low, high);
-            let spacing = self.spacing[lattice] as f32;
-            let step = |a: usize, b: usize| (nodes[a] - nodes[b]).abs();
-            let (mut dx, mut dz) = (0.0f32, 0.0f32);
-            for j in 0..nz {
-                for i in 0..nx {
-                    let k = j * nx + i;
-                    if i + 1 < nx {
-                        dx = dx.max(step(k + 1, k));
-                    }
-                    if j + 1 < nz {
-                        dz = dz.max(step(k + nx, k));
-                    }
-                }
-            }
-            window.steepest[field] = [dx / spacing, dz / spacing];
-        }
-        // The climate at the grid's centre, and how far it can change out to the corners.
-        let ([x0, z0], [x1, z1]) = (
-            [spec.position(0, 0), spec.position(1, 0)],
-            [spec.position(0, last[0]), spec.position(1, last[1])],
-        );
-        let centre = GridSpec::new([0.5 * (x0 + x1), 0.5 * (z0 + z1)], 1.0, [1, 1]);
-        let radius = (0.5 * (x1 - x0)).hypot(0.5 * (z1 - z0)) as f32;
-        let mut at_centre = Vec::with_capacity(1);
-        self.fill(&centre, window, &mut at_centre);
-        if let Some(c) = at_centre.first() {
-            for field in 0..FIELDS {
-                let [gx, gz] = window.steepest[field];
-                // With room for the rounding of the B-spline's sums.
-                let reach = gx.hypot(gz) * radius * 1.001 + 1e-4;
-                let (low, high) = window.range[field];
-                window.range[field] = (
-                    low.max(c.value[field] - reach),
-                    high.min(c.value[field] + reach),
-                );
-            }
         }
     }
 
@@ -213,14 +169,20 @@ impl ClimateField {
     pub fn fill(&self, spec: &GridSpec, window: &ClimateWindow, out: &mut Vec<ClimateSample>) {
         out.clear();
         let [nx, nz] = spec.size;
-        let columns: [Vec<Basis>; 2] = std::array::from_fn(|lattice| {
+        // Per lattice, each column's weights and its first node in the window.
+        let columns: [Vec<(Basis, usize)>; 2] = std::array::from_fn(|lattice| {
             (0..nx)
-                .map(|i| Basis::at(spec.position(0, i), self.spacing[lattice]))
+                .map(|i| {
+                    let basis = Basis::at(spec.position(0, i), self.spacing[lattice]);
+                    let left = (basis.cell - 1 - window.first[lattice][0]).max(0) as usize;
+                    (basis, left)
+                })
                 .collect()
         });
-        // Per row, the nodes of each field collapsed along z (and their first and second z
-        // derivatives).
-        let mut collapsed: [[Vec<f32>; 3]; FIELDS] = Default::default();
+        out.reserve(nx * nz);
+        // Per row, each field's nodes collapsed along z, column by column: the value and its z
+        // derivative.
+        let mut collapsed: [Vec<[f32; 2]>; FIELDS] = Default::default();
         for j in 0..nz {
             let z = spec.position(1, j);
             for field in 0..FIELDS {
@@ -228,12 +190,10 @@ impl ClimateField {
                 let row = Basis::at(z, self.spacing[lattice]);
                 let (z0, width) = (window.first[lattice][1], window.size[lattice][0]);
                 let nodes = &window.nodes[field];
-                let [values, slopes, bends] = &mut collapsed[field];
-                values.clear();
-                slopes.clear();
-                bends.clear();
+                let columns = &mut collapsed[field];
+                columns.clear();
                 let top = (row.cell - 1 - z0).max(0) as usize;
-                for i in 0..width {
+                columns.extend((0..width).map(|i| {
                     let at = |b: usize| {
                         nodes
                             .get((top + b) * width + i)
@@ -241,31 +201,24 @@ impl ClimateField {
                             .unwrap_or_default()
                     };
                     let n = [at(0), at(1), at(2), at(3)];
-                    values.push(row.weighted(&row.weights, n));
-                    slopes.push(row.weighted(&row.slopes, n));
-                    bends.push(row.weighted(&row.bends, n));
-                }
+                    [row.weighted(&row.weights, n), row.weighted(&row.slopes, n)]
+                }));
             }
             for i in 0..nx {
                 let mut sample = ClimateSample::default();
                 for field in 0..FIELDS {
-                    let lattice = LATTICE_OF[field];
-                    let column = &columns[lattice][i];
-                    let left = (column.cell - 1 - window.first[lattice][0]).max(0) as usize;
-                    let four = |v: &Vec<f32>| {
-                        let at = |a: usize| v.get(left + a).copied().unwrap_or_default();
-                        [at(0), at(1), at(2), at(3)]
+                    let (column, left) = &columns[LATTICE_OF[field]][i];
+                    let Some(&[a, b, c, d]) = collapsed[field]
+                        .get(*left..*left + 4)
+                        .and_then(|four| <&[[f32; 2]; 4]>::try_from(four).ok())
+                    else {
+                        continue;
                     };
-                    let [n, nz, nzz] = collapsed[field].each_ref().map(four);
+                    let (n, nz) = ([a[0], b[0], c[0], d[0]], [a[1], b[1], c[1], d[1]]);
                     sample.value[field] = column.weighted(&column.weights, n);
                     sample.gradient[field] = [
                         column.weighted(&column.slopes, n),
                         column.weighted(&column.weights, nz),
-                    ];
-                    sample.curvature[field] = [
-                        column.weighted(&column.bends, n),
-                        column.weighted(&column.slopes, nz),
-                        column.weighted(&column.weights, nzz),
                     ];
                 }
                 out.push(sample);
@@ -275,27 +228,26 @@ impl ClimateField {
 }
 
 /// The lattice cell holding `x` (nodes `cell − 1 ..= cell + 2` weigh in there).
-fn cell(x: f64, spacing: f64) -> i64 {
+pub(super) fn cell(x: f64, spacing: f64) -> i64 {
     (x / spacing).floor() as i64
 }
 
-/// The cubic B-spline's four weights at one coordinate, and their first and second
-/// derivatives per metre.
-struct Basis {
-    cell: i64,
-    weights: [f32; 4],
-    slopes: [f32; 4],
-    bends: [f32; 4],
+/// The cubic B-spline's four weights at one coordinate, and their derivatives per metre.
+pub(super) struct Basis {
+    pub cell: i64,
+    pub weights: [f32; 4],
+    pub slopes: [f32; 4],
 }
 
 impl Basis {
-    fn at(x: f64, spacing: f64) -> Self {
+    /// The weights at `x` of a lattice of nodes `spacing` apart (nodes `cell − 1 ..= cell + 2`
+    /// weigh in).
+    pub fn at(x: f64, spacing: f64) -> Self {
         let t = x / spacing;
         let cell = t.floor();
         let u = (t - cell) as f32;
         let v = 1.0 - u;
         let per_metre = (1.0 / spacing) as f32;
-        let per_square_metre = (1.0 / (spacing * spacing)) as f32;
         Self {
             cell: cell as i64,
             weights: [
@@ -310,18 +262,12 @@ impl Basis {
                 (-1.5 * u * u + u + 0.5) * per_metre,
                 0.5 * u * u * per_metre,
             ],
-            bends: [
-                v * per_square_metre,
-                (3.0 * u - 2.0) * per_square_metre,
-                (1.0 - 3.0 * u) * per_square_metre,
-                u * per_square_metre,
-            ],
         }
     }
 
     /// `Σ w[k] · n[k]`, in order.
     #[inline]
-    fn weighted(&self, w: &[f32; 4], n: [f32; 4]) -> f32 {
+    pub fn weighted(&self, w: &[f32; 4], n: [f32; 4]) -> f32 {
         w[0] * n[0] + w[1] * n[1] + w[2] * n[2] + w[3] * n[3]
     }
 }
@@ -429,7 +375,7 @@ mod tests {
         clippy::needless_range_loop,
         reason = "fields and axes index arrays in step"
     )]
-    fn gradients_and_curvatures_match_the_change_of_the_values() {
+    fn gradients_match_the_slope_of_the_values() {
         let tables = NoiseTables::from_seed(9);
         let f = field(700.0);
         let h = 0.01;
@@ -443,27 +389,7 @@ mod tests {
                 out[0]
             };
             let (c, dx, dz) = (at(x, z), at(x + h, z), at(x, z + h));
-            // Central differences 10 cm either side (exact for the gradient's quadratic pieces).
-            let h2 = 0.1;
-            let (east, west) = (at(x + h2, z), at(x - h2, z));
-            let (north, south) = (at(x, z + h2), at(x, z - h2));
             for field in 0..FIELDS {
-                // Second derivatives: the change of the gradient.
-                let change = |a: &ClimateSample, b: &ClimateSample, k: usize| {
-                    (a.gradient[field][k] - b.gradient[field][k]) as f64 / (2.0 * h2)
-                };
-                let bends = [
-                    change(&east, &west, 0),
-                    change(&north, &south, 0),
-                    change(&north, &south, 1),
-                ];
-                for (k, bend) in bends.into_iter().enumerate() {
-                    let b = c.curvature[field][k] as f64;
-                    assert!(
-                        (b - bend).abs() < 1e-8 + 0.01 * b.abs(),
-                        "field {field} second derivative {k} at ({x}, {z}): {b} vs {bend}"
-                    );
-                }
                 let slope = [
                     (dx.value[field] - c.value[field]) as f64 / h,
                     (dz.value[field] - c.value[field]) as f64 / h,

@@ -10,6 +10,7 @@ mod recipe;
 mod sampler;
 mod samples;
 mod state;
+mod weights;
 
 pub(crate) use recipe::GroundRecipe;
 pub use sampler::TerrainSampler;

@@ -201,23 +201,29 @@ impl TerrainSampler {
         self.ground.height_scale
     }
 
-    /// The name of the biome that weighs most at `(x, z)`; `None` for a config without
-    /// biomes.
+    /// The name of the biome that weighs most at `(x, z)` (the first of equals); `None` for a
+    /// config without biomes.
     pub fn biome(&self, x: f64, z: f64) -> Option<&str> {
         let biomes = self.ground.biomes.as_ref()?;
-        let climate = biomes.climate_at(&self.tables, x, z);
-        biomes.strongest(&climate).map(|b| b.name.as_str())
+        let weights = biomes.weights_at(&self.tables, x, z, self.spacing);
+        let (k, _) = weights
+            .into_iter()
+            .reduce(|best, next| if next.1 > best.1 { next } else { best })?;
+        biomes.list().get(k).map(|b| b.name.as_str())
     }
 
     /// The biomes that weigh in at `(x, z)` and their weights (summing to 1), in the config's
-    /// order; empty for a config without biomes. The heights there are the weighted mean of
-    /// these biomes' grounds.
+    /// order; empty for a config without biomes. The full-detail ground there is the weighted
+    /// mean of these biomes' grounds.
     pub fn biome_weights(&self, x: f64, z: f64) -> Vec<(&str, f32)> {
         let Some(biomes) = self.ground.biomes.as_ref() else {
             return Vec::new();
         };
-        let climate = biomes.climate_at(&self.tables, x, z);
-        biomes.weights_at(&climate)
+        biomes
+            .weights_at(&self.tables, x, z, self.spacing)
+            .into_iter()
+            .filter_map(|(k, w)| Some((biomes.list().get(k)?.name.as_str(), w)))
+            .collect()
     }
 
     /// What the ground is made of (the jobs of chunks, colliders and scatter carry the same).

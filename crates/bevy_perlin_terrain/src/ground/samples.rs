@@ -5,8 +5,8 @@
 //! bit.
 
 use super::biomes::Biomes;
-use super::climate::{ClimateSample, ClimateWindow};
 use super::recipe::GroundRecipe;
+use super::weights::WeightWindow;
 use crate::edit::{GroundEdits, Touching, grid_bounds};
 use crate::space::Bounds;
 use bevy::math::Vec3;
@@ -110,7 +110,8 @@ impl GroundSamples {
     /// grid, its ground (`v · s + offset`); otherwise each sample's weighted mean of the biomes
     /// that weigh in over the grid, with the gradient `Σ w ∇h + h ∇w`. A sample whose weight
     /// is all one biome's gets the same bits either way (its other terms are exact zeros), so
-    /// grids agree with each other and with single samples wherever they share a position.
+    /// grids of one detail agree with each other and with single samples wherever they share a
+    /// position.
     fn fill_biomes(
         &mut self,
         tables: &NoiseTables,
@@ -121,51 +122,67 @@ impl GroundSamples {
     ) -> Result<(), GridError> {
         let BiomeScratch {
             window,
-            climate,
-            candidates,
+            live,
             weights,
             weight_gradients,
             ground,
         } = scratch;
-        biomes.climate().window(tables, spec, window);
-        biomes.candidates(window, candidates);
+        // The weights' lattice follows the detail's spacing: the same for a chunk, its
+        // neighbours and the sampler at its level.
+        biomes.weight_window(tables, spec, detail.spacing, window);
         let list = biomes.list();
-        if let [only] = candidates[..] {
+        if let [only] = window.live[..] {
             let b = &list[only];
             self.fill_noise(tables, &b.noise, b.height_scale, spec, detail)?;
             self.convert_to_metres(b.height_offset);
             return Ok(());
         }
         let len = spec.len().ok_or(GridError::TooLarge)?;
-        biomes.climate().fill(spec, window, climate);
-        biomes.weigh(candidates, climate, weights, weight_gradients);
+        biomes.fill_weights(spec, window, weights, weight_gradients);
+        // The biomes that weigh in at some sample (the others add exact zeros, so leaving them
+        // out changes no bit).
+        let weighs = |slot: &usize| {
+            weights[slot * len..(slot + 1) * len]
+                .iter()
+                .any(|&w| w > 0.0)
+        };
+        live.clear();
+        live.extend((0..window.live.len()).filter(weighs));
+        if let [slot] = live[..] {
+            // One biome everywhere in the grid (weight 1, gradient 0): its ground alone.
+            let b = &list[window.live[slot]];
+            self.fill_noise(tables, &b.noise, b.height_scale, spec, detail)?;
+            self.convert_to_metres(b.height_offset);
+            return Ok(());
+        }
         self.len = 0;
         self.height_scale = 1.0;
-        self.values.clear();
-        self.values.resize(len.max(self.values.len()), 0.0);
-        self.gradients.clear();
-        self.gradients
-            .resize(len.max(self.gradients.len()), [0.0; 2]);
-        self.creases.clear();
-        self.creases.resize(len.max(self.creases.len()), 0.0);
-        for (slot, &k) in candidates.iter().enumerate() {
-            let b = &list[k];
+        if self.values.len() < len {
+            self.values.resize(len, 0.0);
+            self.creases.resize(len, 0.0);
+            self.gradients.resize(len, [0.0; 2]);
+        }
+        for (n, &slot) in live.iter().enumerate() {
+            let b = &list[window.live[slot]];
             ground.fill_noise(tables, &b.noise, b.height_scale, spec, detail)?;
-            ground.convert_to_metres(b.height_offset);
-            let (w, dw) = (
-                &weights[slot * len..(slot + 1) * len],
-                &weight_gradients[slot * len..(slot + 1) * len],
+            let sums = (
+                &mut self.values[..len],
+                &mut self.gradients[..len],
+                &mut self.creases[..len],
             );
-            blend(
-                (&mut self.values[..len], &ground.values[..len], w),
-                (&mut self.gradients[..len], &ground.gradients[..len], dw),
-            );
-            for ((c, &g), &w) in self.creases[..len]
-                .iter_mut()
-                .zip(&ground.creases[..len])
-                .zip(w)
-            {
-                *c += w * g;
+            let one = Weighted {
+                values: &ground.values[..len],
+                gradients: &ground.gradients[..len],
+                creases: &ground.creases[..len],
+                scale: b.height_scale,
+                offset: b.height_offset,
+                weights: &weights[slot * len..(slot + 1) * len],
+                weight_gradients: &weight_gradients[slot * len..(slot + 1) * len],
+            };
+            if n == 0 {
+                one.add_to::<true>(sums);
+            } else {
+                one.add_to::<false>(sums);
             }
         }
         self.len = len;
@@ -316,24 +333,50 @@ fn touching(edits: &GroundEdits, region: Option<Bounds>) -> Option<Touching> {
     }
 }
 
-/// Adds one biome's ground, weighted, to the sums: heights `h += w · g`, slopes
-/// `∇h += w ∇g + g ∇w`.
-#[inline]
-fn blend(
-    (heights, ground, weights): (&mut [f32], &[f32], &[f32]),
-    (slopes, ground_slopes, weight_slopes): (&mut [[f32; 2]], &[[f32; 2]], &[[f32; 2]]),
-) {
-    for (((h, s), (&g, gs)), (&w, ws)) in heights
-        .iter_mut()
-        .zip(slopes.iter_mut())
-        .zip(ground.iter().zip(ground_slopes))
-        .zip(weights.iter().zip(weight_slopes))
-    {
-        *h += w * g;
-        *s = [
-            s[0] + (w * gs[0] + g * ws[0]),
-            s[1] + (w * gs[1] + g * ws[1]),
-        ];
+/// One biome's ground over a grid (noise values, gradients and creases, with its height scale
+/// and offset) and its weights there.
+struct Weighted<'a> {
+    values: &'a [f32],
+    gradients: &'a [[f32; 2]],
+    creases: &'a [f32],
+    scale: f32,
+    offset: f32,
+    weights: &'a [f32],
+    weight_gradients: &'a [[f32; 2]],
+}
+
+impl Weighted<'_> {
+    /// Adds the weighted ground to the sums (heights `h += w · g`, slopes `∇h += w ∇g + g ∇w`,
+    /// creases `c += w · c_g`), the ground in metres as a biome alone has it (`v · s + offset`,
+    /// slopes `∇v · s + 0`). `FIRST`: the sums start here, at +0 (their old contents are not
+    /// read).
+    #[inline]
+    fn add_to<const FIRST: bool>(
+        &self,
+        (heights, slopes, creases): (&mut [f32], &mut [[f32; 2]], &mut [f32]),
+    ) {
+        let (scale, offset) = (self.scale, self.offset);
+        let ground = self.values.iter().zip(self.gradients).zip(self.creases);
+        let weights = self.weights.iter().zip(self.weight_gradients);
+        let sums = heights
+            .iter_mut()
+            .zip(slopes.iter_mut())
+            .zip(creases.iter_mut());
+        for (((h, s), c), (((&v, dv), &crease), (&w, dw))) in sums.zip(ground.zip(weights)) {
+            let g = height(v, scale) + offset;
+            let gs = [dv[0] * scale + 0.0, dv[1] * scale + 0.0];
+            let (h0, s0, c0) = if FIRST {
+                (0.0, [0.0; 2], 0.0)
+            } else {
+                (*h, *s, *c)
+            };
+            *h = h0 + w * g;
+            *s = [
+                s0[0] + (w * gs[0] + g * dw[0]),
+                s0[1] + (w * gs[1] + g * dw[1]),
+            ];
+            *c = c0 + w * crease;
+        }
     }
 }
 
@@ -355,13 +398,13 @@ pub(crate) fn normal_from_slope(dhdx: f32, dhdz: f32) -> Vec3 {
     Vec3::new(-dhdx, 1.0, -dhdz).normalize_or(Vec3::Y)
 }
 
-/// What a biome fill works with beside its samples: the climate around the grid and at each
-/// sample, the biomes that weigh in and their weights, and one biome's ground.
+/// What a biome fill works with beside its samples: the weight nodes around the grid, the
+/// biomes that weigh in and their weights, and one biome's ground.
 #[derive(Default)]
 struct BiomeScratch {
-    window: ClimateWindow,
-    climate: Vec<ClimateSample>,
-    candidates: Vec<usize>,
+    window: WeightWindow,
+    /// The window's live biomes that weigh in at some sample, by their slot among them.
+    live: Vec<usize>,
     weights: Vec<f32>,
     weight_gradients: Vec<[f32; 2]>,
     ground: GroundSamples,

@@ -9,8 +9,8 @@
 //! enough, and of two such candidates at most one survives (dart throwing made local, in the
 //! spirit of Cook's 1986 Poisson-disk sampling). The rules (height, slope, creases, with soft
 //! edges) then keep each survivor with the probability their weights give, using the
-//! [`TerrainSampler`]'s exact height, normal and crease mask at its position. Rules only
-//! remove instances, so the spacing holds.
+//! [`TerrainSampler`]'s exact height, normal and crease mask at its position, and the weights
+//! of the biomes the layer grows in. Rules only remove instances, so the spacing holds.
 
 use crate::chunk::ChunkCoord;
 use crate::config::{ScatterLayer, TerrainConfig};
@@ -163,6 +163,16 @@ pub fn place_scatter(job: &ScatterJob) -> Vec<Transform> {
                 layer.height.weight(height - job.sea_level) * layer.slope.weight(slope);
             if let Some(creases) = &layer.creases {
                 weight *= creases.weight(crease);
+            }
+            if !layer.biomes.is_empty() && weight > 0.0 {
+                // Its biomes' share of the ground there: thinning across their borders.
+                weight *= job
+                    .sampler
+                    .biome_weights(c.position.x, c.position.y)
+                    .iter()
+                    .filter(|(name, _)| layer.biomes.iter().any(|b| b == name))
+                    .map(|(_, w)| w)
+                    .sum::<f32>();
             }
             let draw = |k: u64| unit(mix(c.hash ^ (k << 8))) as f32;
             if draw(4) >= weight {

@@ -1,0 +1,262 @@
+//! The biomes' weights over a grid: each biome's weight at the nodes of a square lattice (its
+//! membership there over the sum, from the climate at the node), smoothed by a cubic B-spline
+//! and divided by the sum of the biomes' B-splines at each sample.
+//!
+//! The B-splines sum to 1 already (the nodes' weights do, and a B-spline's weights are a
+//! partition of unity): the division only removes rounding, so that a sample where one biome
+//! weighs everything has weight exactly 1 and gradient exactly 0, the same bits as a grid that
+//! computes that biome alone. A biome that weighs nothing at a sample's 4 × 4 nodes weighs
+//! exactly 0 there. A sample's weights depend only on its position and the lattice's spacing,
+//! so grids of one spacing (a chunk, its neighbours, the sampler at level 0) agree bit for bit.
+
+use super::biomes::Biomes;
+use super::climate::{Basis, ClimateWindow, cell};
+use crate::config::MAX_BIOMES;
+use perlin_core::{GridSpec, NoiseTables};
+use std::cell::RefCell;
+
+/// The weight nodes over a grid: where they start, how many, which biomes weigh anything at
+/// them, and those biomes' weights per node.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct WeightWindow {
+    spacing: f64,
+    first: [i64; 2],
+    size: [usize; 2],
+    /// The biomes (indices in the config's list) that weigh anything at some node, in order.
+    pub live: Vec<usize>,
+    /// Per live biome, its weight at each node (row-major).
+    nodes: Vec<f32>,
+}
+
+impl Biomes {
+    /// The weight nodes over the grid `spec` (samples `spacing` apart: a chunk's level) into
+    /// `window`.
+    pub fn weight_window(
+        &self,
+        tables: &NoiseTables,
+        spec: &GridSpec,
+        spacing: f64,
+        window: &mut WeightWindow,
+    ) {
+        let lattice = self.weight_spacing(spacing);
+        window.spacing = lattice;
+        let last = [
+            spec.size[0].saturating_sub(1),
+            spec.size[1].saturating_sub(1),
+        ];
+        for (axis, &last) in last.iter().enumerate() {
+            let (a, b) = (
+                cell(spec.position(axis, 0), lattice),
+                cell(spec.position(axis, last), lattice),
+            );
+            window.first[axis] = a.min(b) - 1;
+            window.size[axis] = (a.max(b) - a.min(b) + 4).clamp(0, 1 << 16) as usize;
+        }
+        let [nx, nz] = window.size;
+        let count = self.list().len();
+        // Every biome's weight at every node, then only the biomes that weigh something. The
+        // nodes come from the thread's cache, or all at once from one climate grid over them.
+        let mut all = Vec::with_capacity(nx * nz);
+        let keys = (0..nz as i64).flat_map(|j| (0..nx as i64).map(move |i| (i, j)));
+        all.extend(
+            keys.map(|(i, j)| self.cached_node(lattice, window.first[0] + i, window.first[1] + j)),
+        );
+        if all.iter().any(Option::is_none) {
+            let nodes = GridSpec::new([0.0, 0.0], lattice, window.size).with_start(window.first);
+            let (mut climate_window, mut climate) = (ClimateWindow::default(), Vec::new());
+            self.climate_field()
+                .window(tables, &nodes, &mut climate_window);
+            self.climate_field()
+                .fill(&nodes, &climate_window, &mut climate);
+            for ((k, node), c) in all.iter_mut().enumerate().zip(&climate) {
+                if node.is_none() {
+                    let mut w = [0.0; MAX_BIOMES];
+                    self.weigh_climate(c, &mut w);
+                    let (i, j) = ((k % nx) as i64, (k / nx) as i64);
+                    self.cache_node(lattice, window.first[0] + i, window.first[1] + j, w);
+                    *node = Some(w);
+                }
+            }
+        }
+        let all: Vec<[f32; MAX_BIOMES]> = all.into_iter().map(Option::unwrap_or_default).collect();
+        window.live.clear();
+        window
+            .live
+            .extend((0..count).filter(|&k| all.iter().any(|w| w[k] > 0.0)));
+        window.nodes.clear();
+        for &k in &window.live {
+            window.nodes.extend(all.iter().map(|w| w[k]));
+        }
+    }
+
+    /// The weights of node `(ix, iz)` of the lattice `spacing` metres apart, if the thread's
+    /// cache has them.
+    fn cached_node(&self, spacing: f64, ix: i64, iz: i64) -> Option<[f32; MAX_BIOMES]> {
+        let key = NodeKey {
+            id: self.id,
+            spacing: spacing.to_bits(),
+            ix,
+            iz,
+        };
+        WEIGHT_CACHE.with(|cache| {
+            cache
+                .borrow()
+                .get(key.slot())
+                .and_then(|(k, w)| (*k == key).then_some(*w))
+        })
+    }
+
+    /// Keeps the weights `w` of node `(ix, iz)` in the thread's cache.
+    fn cache_node(&self, spacing: f64, ix: i64, iz: i64, w: [f32; MAX_BIOMES]) {
+        let key = NodeKey {
+            id: self.id,
+            spacing: spacing.to_bits(),
+            ix,
+            iz,
+        };
+        WEIGHT_CACHE.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            if cache.len() < CACHE_SLOTS {
+                cache.resize(CACHE_SLOTS, (NodeKey::EMPTY, [0.0; MAX_BIOMES]));
+            }
+            cache[key.slot()] = (key, w);
+        });
+    }
+
+    /// The weights of `window`'s live biomes and their gradients at each sample of `spec`,
+    /// biome by biome (`weights[b · n + s]` for live biome `b` and sample `s` of `n`).
+    pub fn fill_weights(
+        &self,
+        spec: &GridSpec,
+        window: &WeightWindow,
+        weights: &mut Vec<f32>,
+        gradients: &mut Vec<[f32; 2]>,
+    ) {
+        let [nx, nz] = spec.size;
+        let n = nx * nz;
+        let live = window.live.len();
+        weights.clear();
+        gradients.clear();
+        weights.resize(n * live, 0.0);
+        gradients.resize(n * live, [0.0; 2]);
+        let [width, height] = window.size;
+        let per_biome = width * height;
+        let columns: Vec<(Basis, usize)> = (0..nx)
+            .map(|i| {
+                let basis = Basis::at(spec.position(0, i), window.spacing);
+                let left = (basis.cell - 1 - window.first[0]).max(0) as usize;
+                (basis, left)
+            })
+            .collect();
+        // Per row, each live biome's nodes collapsed along z: the value and its z derivative.
+        let mut collapsed: Vec<[f32; 2]> = Vec::with_capacity(live * width);
+        let mut sample = [[0.0f32; 3]; MAX_BIOMES];
+        for j in 0..nz {
+            let row = Basis::at(spec.position(1, j), window.spacing);
+            let top = (row.cell - 1 - window.first[1]).max(0) as usize;
+            collapsed.clear();
+            for b in 0..live {
+                let nodes = &window.nodes[b * per_biome..(b + 1) * per_biome];
+                collapsed.extend((0..width).map(|i| {
+                    let at = |k: usize| nodes.get((top + k) * width + i).copied().unwrap_or(0.0);
+                    let four = [at(0), at(1), at(2), at(3)];
+                    [
+                        row.weighted(&row.weights, four),
+                        row.weighted(&row.slopes, four),
+                    ]
+                }));
+            }
+            for (i, (column, left)) in columns.iter().enumerate() {
+                let s = j * nx + i;
+                // Each live biome's B-spline and its gradient, and their sums.
+                let (mut sum, mut sum_x, mut sum_z) = (0.0f32, 0.0f32, 0.0f32);
+                for (b, out) in sample.iter_mut().enumerate().take(live) {
+                    let at = |k: usize| {
+                        collapsed
+                            .get(b * width + left + k)
+                            .copied()
+                            .unwrap_or([0.0; 2])
+                    };
+                    let (c0, c1, c2, c3) = (at(0), at(1), at(2), at(3));
+                    let values = [c0[0], c1[0], c2[0], c3[0]];
+                    let slopes = [c0[1], c1[1], c2[1], c3[1]];
+                    *out = [
+                        column.weighted(&column.weights, values),
+                        column.weighted(&column.slopes, values),
+                        column.weighted(&column.weights, slopes),
+                    ];
+                    sum += out[0];
+                    sum_x += out[1];
+                    sum_z += out[2];
+                }
+                if sum <= 0.0 {
+                    // The nodes' weights sum to 1: not reached. The first biome takes it.
+                    weights[s] = 1.0;
+                    continue;
+                }
+                for (b, &[x, dx, dz]) in sample.iter().enumerate().take(live) {
+                    let w = x / sum;
+                    weights[b * n + s] = w;
+                    gradients[b * n + s] = [(dx - w * sum_x) / sum, (dz - w * sum_z) / sum];
+                }
+            }
+        }
+    }
+
+    /// The live biomes of the single point `(x, z)` of a grid of samples `spacing` apart,
+    /// with their weights (in the config's order).
+    pub fn weights_at(
+        &self,
+        tables: &NoiseTables,
+        x: f64,
+        z: f64,
+        spacing: f64,
+    ) -> Vec<(usize, f32)> {
+        let spec = GridSpec::new([x, z], spacing, [1, 1]);
+        let mut window = WeightWindow::default();
+        self.weight_window(tables, &spec, spacing, &mut window);
+        let (mut weights, mut gradients) = (Vec::new(), Vec::new());
+        self.fill_weights(&spec, &window, &mut weights, &mut gradients);
+        (window.live.iter().copied().zip(weights))
+            .filter(|(_, w)| *w > 0.0)
+            .collect()
+    }
+}
+
+/// A weight node of one config's biomes: everything its weights depend on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct NodeKey {
+    id: u64,
+    spacing: u64,
+    ix: i64,
+    iz: i64,
+}
+
+impl NodeKey {
+    /// No node (biome ids start at 1).
+    const EMPTY: NodeKey = NodeKey {
+        id: 0,
+        spacing: 0,
+        ix: 0,
+        iz: 0,
+    };
+
+    fn slot(&self) -> usize {
+        let h = (self.ix as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            ^ (self.iz as u64).wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
+            ^ (self.spacing ^ self.id).wrapping_mul(0x1656_67b1_9e37_79f9);
+        (h >> 54) as usize & (CACHE_SLOTS - 1)
+    }
+}
+
+/// Slots of each thread's weight-node cache (a node costs the climate and every membership; a
+/// level-0 chunk reads 16 to 25, its neighbours mostly the same ones, and the sampler 16 per
+/// point).
+const CACHE_SLOTS: usize = 2048;
+
+thread_local! {
+    /// Recently computed weight nodes, direct-mapped: a node's weights are a pure function of
+    /// its key, so a hit returns exactly what computing them would.
+    static WEIGHT_CACHE: RefCell<Vec<(NodeKey, [f32; MAX_BIOMES])>> =
+        const { RefCell::new(Vec::new()) };
+}
