@@ -27,8 +27,9 @@
 //!
 //! And `chunk_biomes`: chunks of the world preset (seven biomes) against the same chunks of
 //! their biomes' recipes alone (each biome's noise and height scale as a config without biomes):
-//! one chunk deep inside the forest, and 64 full-detail chunks spread over 400 km (as many as
-//! each biome covers), each against its strongest biome's recipe at its centre.
+//! one chunk deep inside one biome, 64 full-detail chunks spread over 400 km (as many as each
+//! biome covers), and the chunks of every level of 10 km views around four viewers, each
+//! against its strongest biome's recipe at its centre.
 //!
 //! `cargo bench -p bevy_perlin_terrain --no-default-features --bench chunk` (release, without
 //! the renderer), or `cargo bench --profile dev --workspace --bench chunk`.
@@ -372,6 +373,41 @@ fn edits(c: &mut Criterion) {
     group.finish();
 }
 
+/// The chunks a viewer at `(x, z)` needs under `config`, approximately as the plugin's quadtree
+/// plans them (without its hysteresis): the top level's chunks within the view distance, each
+/// split while the viewer is within the next finer level's reach of its centre.
+fn view_quadtree(config: &TerrainConfig, (x, z): (f64, f64)) -> Vec<(IVec2, u8)> {
+    let layout = config.lod_layout();
+    let top = layout.top();
+    let side = layout.size(top);
+    let reach = layout.view_distance();
+    let (x0, x1) = (
+        ((x - reach) / side).floor() as i32,
+        ((x + reach) / side).floor() as i32,
+    );
+    let (z0, z1) = (
+        ((z - reach) / side).floor() as i32,
+        ((z + reach) / side).floor() as i32,
+    );
+    let mut open: Vec<(IVec2, u8)> = (z0..=z1)
+        .flat_map(|j| (x0..=x1).map(move |i| (IVec2::new(i, j), top)))
+        .collect();
+    let mut out = Vec::new();
+    while let Some((coord, lod)) = open.pop() {
+        let size = layout.size(lod);
+        let centre = ((coord.x as f64 + 0.5) * size, (coord.y as f64 + 0.5) * size);
+        let distance = (centre.0 - x).abs().max((centre.1 - z).abs());
+        if lod > 0 && distance < layout.reach(lod - 1) {
+            for k in 0..4 {
+                open.push((coord * 2 + IVec2::new(k % 2, k / 2), lod - 1));
+            }
+        } else {
+            out.push((coord, lod));
+        }
+    }
+    out
+}
+
 /// The world preset's chunks against their biomes' recipes alone.
 fn biomes(c: &mut Criterion) {
     let world = preset("world");
@@ -433,6 +469,64 @@ fn biomes(c: &mut Criterion) {
             .map(|&c| ChunkJob::new(tables.clone(), &each(c), c, 0))
             .collect()
     };
+    // The chunks of a 10 km view around four viewers, every level: each against the recipe of
+    // the biome strongest at its centre.
+    let view = TerrainConfig {
+        view_distance: 10_000.0,
+        ..world.clone()
+    };
+    let view_sampler = TerrainSampler::new(tables.clone(), &view);
+    let mut view_chunks = Vec::new();
+    for viewer in [
+        (0.0, 0.0),
+        (37_000.0, -21_000.0),
+        (-64_000.0, 45_000.0),
+        (5_000.0, 90_000.0),
+    ] {
+        view_chunks.extend(view_quadtree(&view, viewer));
+    }
+    let biome_alone = |(coord, lod): (IVec2, u8)| {
+        let side = view.chunk_size as f64 * f64::from(lod).exp2();
+        let centre = ((coord.x as f64 + 0.5) * side, (coord.y as f64 + 0.5) * side);
+        let name = view_sampler.biome(centre.0, centre.1).unwrap_or_default();
+        let biome = view
+            .biomes
+            .iter()
+            .find(|b| b.name == name)
+            .unwrap_or(&view.biomes[0]);
+        TerrainConfig {
+            noise: biome.noise,
+            height_scale: biome.height_scale,
+            biomes: Vec::new(),
+            ..view.clone()
+        }
+    };
+    let label = format!("{} chunks of 10 km views", view_chunks.len());
+    for (arm, jobs) in [
+        (
+            "world",
+            view_chunks
+                .iter()
+                .map(|&(c, lod)| ChunkJob::new(tables.clone(), &view, c, lod))
+                .collect::<Vec<_>>(),
+        ),
+        (
+            "each one's biome alone",
+            view_chunks
+                .iter()
+                .map(|&(c, lod)| ChunkJob::new(tables.clone(), &biome_alone((c, lod)), c, lod))
+                .collect(),
+        ),
+    ] {
+        let mut alive = Alive::new();
+        group.bench_function(BenchmarkId::new(label.clone(), arm), |b| {
+            b.iter(|| {
+                for job in &jobs {
+                    alive.push(build_chunk_mesh(black_box(job)));
+                }
+            })
+        });
+    }
     for (label, jobs) in [
         ("world", jobs(&|_| world.clone())),
         ("each one's biome alone", jobs(&alone)),

@@ -103,12 +103,12 @@ impl Biomes {
         &self.climate
     }
 
-    /// Metres between the weight nodes of a grid whose samples are `spacing` apart: an
-    /// eighth of the blend (borders keep their shape), or twice the spacing if that is wider,
-    /// as a power of two (so the nodes of one level lie on every other node of the finer
-    /// level's lattice, when it has the same spacing).
+    /// Metres between the weight nodes of a grid whose samples are `spacing` apart: an eighth
+    /// of the blend (borders keep their shape), or four spacings if that is wider (a far,
+    /// coarse chunk reads a node every four vertices: its borders are softer, not costlier), as
+    /// a power of two.
     pub fn weight_spacing(&self, spacing: f64) -> f64 {
-        let wanted = (self.blend as f64 / 8.0).max(2.0 * spacing);
+        let wanted = (self.blend as f64 / 8.0).max(4.0 * spacing);
         wanted.log2().floor().clamp(-6.0, 24.0).exp2()
     }
 

@@ -162,27 +162,48 @@ impl GroundSamples {
             self.creases.resize(len, 0.0);
             self.gradients.resize(len, [0.0; 2]);
         }
-        for (n, &slot) in live.iter().enumerate() {
+        // The sums start at +0; each biome adds over the rectangle of samples where it weighs
+        // in (elsewhere its terms are exact zeros): a coarse chunk across several biomes
+        // computes each one's ground over its own part.
+        self.values[..len].fill(0.0);
+        self.gradients[..len].fill([0.0; 2]);
+        self.creases[..len].fill(0.0);
+        let nx = spec.size[0];
+        for &slot in live.iter() {
             let b = &list[window.live[slot]];
-            ground.fill_noise(tables, &b.noise, b.height_scale, spec, detail)?;
-            let sums = (
-                &mut self.values[..len],
-                &mut self.gradients[..len],
-                &mut self.creases[..len],
+            let (w, dw) = (
+                &weights[slot * len..(slot + 1) * len],
+                &weight_gradients[slot * len..(slot + 1) * len],
             );
-            let one = Weighted {
-                values: &ground.values[..len],
-                gradients: &ground.gradients[..len],
-                creases: &ground.creases[..len],
-                scale: b.height_scale,
-                offset: b.height_offset,
-                weights: &weights[slot * len..(slot + 1) * len],
-                weight_gradients: &weight_gradients[slot * len..(slot + 1) * len],
+            let Some([i0, i1, j0, j1]) = extent(w, nx) else {
+                continue;
             };
-            if n == 0 {
-                one.add_to::<true>(sums);
-            } else {
-                one.add_to::<false>(sums);
+            let width = i1 - i0 + 1;
+            let part = GridSpec {
+                start: [spec.start[0] + i0 as i64, spec.start[1] + j0 as i64],
+                size: [width, j1 - j0 + 1],
+                ..*spec
+            };
+            ground.fill_noise(tables, &b.noise, b.height_scale, &part, detail)?;
+            for j in j0..=j1 {
+                let (row, own) = (
+                    j * nx + i0..j * nx + i1 + 1,
+                    (j - j0) * width..(j - j0 + 1) * width,
+                );
+                let one = Weighted {
+                    values: &ground.values[own.clone()],
+                    gradients: &ground.gradients[own.clone()],
+                    creases: &ground.creases[own],
+                    scale: b.height_scale,
+                    offset: b.height_offset,
+                    weights: &w[row.clone()],
+                    weight_gradients: &dw[row.clone()],
+                };
+                one.add_to((
+                    &mut self.values[row.clone()],
+                    &mut self.gradients[row.clone()],
+                    &mut self.creases[row],
+                ));
             }
         }
         self.len = len;
@@ -333,6 +354,25 @@ fn touching(edits: &GroundEdits, region: Option<Bounds>) -> Option<Touching> {
     }
 }
 
+/// The columns `i0..=i1` and rows `j0..=j1` of the samples (rows of `nx`) whose weight is
+/// above 0; `None` if none is.
+fn extent(weights: &[f32], nx: usize) -> Option<[usize; 4]> {
+    let mut box_ = None::<[usize; 4]>;
+    for (j, row) in weights.chunks_exact(nx.max(1)).enumerate() {
+        let (Some(first), Some(last)) = (
+            row.iter().position(|&w| w > 0.0),
+            row.iter().rposition(|&w| w > 0.0),
+        ) else {
+            continue;
+        };
+        box_ = Some(match box_ {
+            None => [first, last, j, j],
+            Some([i0, i1, j0, _]) => [i0.min(first), i1.max(last), j0, j],
+        });
+    }
+    box_
+}
+
 /// One biome's ground over a grid (noise values, gradients and creases, with its height scale
 /// and offset) and its weights there.
 struct Weighted<'a> {
@@ -348,13 +388,9 @@ struct Weighted<'a> {
 impl Weighted<'_> {
     /// Adds the weighted ground to the sums (heights `h += w · g`, slopes `∇h += w ∇g + g ∇w`,
     /// creases `c += w · c_g`), the ground in metres as a biome alone has it (`v · s + offset`,
-    /// slopes `∇v · s + 0`). `FIRST`: the sums start here, at +0 (their old contents are not
-    /// read).
+    /// slopes `∇v · s + 0`).
     #[inline]
-    fn add_to<const FIRST: bool>(
-        &self,
-        (heights, slopes, creases): (&mut [f32], &mut [[f32; 2]], &mut [f32]),
-    ) {
+    fn add_to(&self, (heights, slopes, creases): (&mut [f32], &mut [[f32; 2]], &mut [f32])) {
         let (scale, offset) = (self.scale, self.offset);
         let ground = self.values.iter().zip(self.gradients).zip(self.creases);
         let weights = self.weights.iter().zip(self.weight_gradients);
@@ -365,17 +401,12 @@ impl Weighted<'_> {
         for (((h, s), c), (((&v, dv), &crease), (&w, dw))) in sums.zip(ground.zip(weights)) {
             let g = height(v, scale) + offset;
             let gs = [dv[0] * scale + 0.0, dv[1] * scale + 0.0];
-            let (h0, s0, c0) = if FIRST {
-                (0.0, [0.0; 2], 0.0)
-            } else {
-                (*h, *s, *c)
-            };
-            *h = h0 + w * g;
+            *h += w * g;
             *s = [
-                s0[0] + (w * gs[0] + g * dw[0]),
-                s0[1] + (w * gs[1] + g * dw[1]),
+                s[0] + (w * gs[0] + g * dw[0]),
+                s[1] + (w * gs[1] + g * dw[1]),
             ];
-            *c = c0 + w * crease;
+            *c += w * crease;
         }
     }
 }

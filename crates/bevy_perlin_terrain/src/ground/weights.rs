@@ -135,10 +135,11 @@ impl Biomes {
         let [nx, nz] = spec.size;
         let n = nx * nz;
         let live = window.live.len();
-        weights.clear();
-        gradients.clear();
-        weights.resize(n * live, 0.0);
-        gradients.resize(n * live, [0.0; 2]);
+        // Every entry is written below: the buffers only grow.
+        if weights.len() < n * live {
+            weights.resize(n * live, 0.0);
+            gradients.resize(n * live, [0.0; 2]);
+        }
         let [width, height] = window.size;
         let per_biome = width * height;
         let columns: Vec<(Basis, usize)> = (0..nx)
@@ -191,7 +192,10 @@ impl Biomes {
                 }
                 if sum <= 0.0 {
                     // The nodes' weights sum to 1: not reached. The first biome takes it.
-                    weights[s] = 1.0;
+                    for b in 0..live {
+                        weights[b * n + s] = if b == 0 { 1.0 } else { 0.0 };
+                        gradients[b * n + s] = [0.0; 2];
+                    }
                     continue;
                 }
                 for (b, &[x, dx, dz]) in sample.iter().enumerate().take(live) {

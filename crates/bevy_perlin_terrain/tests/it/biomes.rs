@@ -158,8 +158,37 @@ fn a_border_blends_both_grounds_and_chunks_agree_on_it() {
         between > 200,
         "{between} of 289 vertices blend {west} and {east}"
     );
+    // Grids of 6 km around the border (each biome computed over its own part of a grid) equal
+    // single samples bit for bit (every fifth checked).
+    let (size, step) = (40, 150.0);
+    for origin in [
+        [x - 6000.0, z - 6000.0],
+        [x, z - 6000.0],
+        [x - 6000.0, z],
+        [x, z],
+        [x - 3000.0, z - 3000.0],
+    ] {
+        let (mut heights, mut normals) = (
+            vec![0.0; size * size],
+            vec![Default::default(); size * size],
+        );
+        assert!(sampler.sample_grid(origin, step, [size, size], &mut heights, &mut normals));
+        for k in (0..size * size).step_by(5) {
+            let (px, pz) = (
+                origin[0] + (k % size) as f64 * step,
+                origin[1] + (k / size) as f64 * step,
+            );
+            let (sh, sn) = sampler.height_and_normal(px, pz);
+            assert_eq!(
+                (heights[k].to_bits(), normals[k]),
+                (sh.to_bits(), sn),
+                "({px}, {pz})"
+            );
+        }
+    }
     // Same-level neighbours share their edges bit for bit, at full detail and coarser.
-    for lod in 0..3u8 {
+    // Levels 5 and 6 (2 and 4 km chunks) span several biomes, each computed over its own part.
+    for lod in [0u8, 1, 2, 5, 6] {
         let c = IVec2::new(coord.x >> lod, coord.y >> lod);
         let here = build(&config, c, lod);
         let (east_chunk, north) = (
