@@ -30,7 +30,7 @@ pub struct Climate {
     /// Metres over which one biome's ground turns into its neighbour's: the width of a border
     /// where the climate changes fast, wider where it changes slowly (up to about 1.4 times at
     /// the climate's mean rate of change). The biomes' weights are taken every eighth of
-    /// `blend` (or every two vertex spacings of a coarser level) and smoothed between, so
+    /// `blend` (or every four vertex spacings of a coarser level) and smoothed between, so
     /// borders keep this shape at every level of detail. A border's slope is at most the
     /// steepest slope of the biomes that weigh in there plus twice the spread of their heights
     /// divided by `blend` (1.40 times at worst over 199 000 border points of the world preset,
