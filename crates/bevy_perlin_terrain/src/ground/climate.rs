@@ -58,8 +58,6 @@ pub(crate) struct ClimateWindow {
     first: [[i64; 2]; 2],
     size: [[usize; 2]; 2],
     nodes: [Vec<f32>; FIELDS],
-    /// The least and most each field's nodes are: the field stays within them over the grid.
-    pub range: [(f32, f32); FIELDS],
 }
 
 impl ClimateField {
@@ -121,7 +119,7 @@ impl ClimateField {
     }
 
     /// The nodes of the lattices over the grid `spec` (every node that weighs in at one of its
-    /// samples) into `window`, with each field's range over them.
+    /// samples) into `window`.
     #[allow(
         clippy::needless_range_loop,
         reason = "axes and fields index several arrays in step"
@@ -148,15 +146,12 @@ impl ClimateField {
             let ([x0, z0], [nx, nz]) = (window.first[lattice], window.size[lattice]);
             let nodes = &mut window.nodes[field];
             nodes.clear();
-            let (mut low, mut high) = (f32::INFINITY, f32::NEG_INFINITY);
             for j in 0..nz as i64 {
                 for i in 0..nx as i64 {
                     let v = self.node(tables, field, x0 + i, z0 + j);
-                    (low, high) = (low.min(v), high.max(v));
                     nodes.push(v);
                 }
             }
-            window.range[field] = (low, high);
         }
     }
 
@@ -357,15 +352,20 @@ mod tests {
         assert_eq!(grid, points);
         let mut window = ClimateWindow::default();
         f.window(&tables, &spec, &mut window);
+        // Each field's nodes over the grid bound it (a B-spline's weights are positive and sum
+        // to 1).
+        let range: [(f32, f32); FIELDS] = std::array::from_fn(|k| {
+            let nodes = &window.nodes[k];
+            let low = nodes.iter().copied().fold(f32::INFINITY, f32::min);
+            (low, nodes.iter().copied().fold(f32::NEG_INFINITY, f32::max))
+        });
         for s in &grid {
-            for k in 0..FIELDS {
-                let (low, high) = window.range[k];
-                assert!(s.value[k] >= low - 1e-6 && s.value[k] <= high + 1e-6);
+            for (&v, (low, high)) in s.value.iter().zip(range) {
+                assert!(v >= low - 1e-6 && v <= high + 1e-6);
             }
         }
         // Not flat: the fields vary over the grid.
-        for k in 0..FIELDS {
-            let (low, high) = window.range[k];
+        for (k, (low, high)) in range.into_iter().enumerate() {
             assert!(high - low > 0.1, "field {k}: {low}..{high}");
         }
     }

@@ -131,11 +131,14 @@ impl GroundSamples {
         // neighbours and the sampler at its level.
         biomes.weight_window(tables, spec, detail.spacing, window);
         let list = biomes.list();
-        if let [only] = window.live[..] {
-            let b = &list[only];
+        // One biome everywhere in the grid (weight 1, gradient 0): its ground alone.
+        let mut alone = |b: &super::biomes::BiomeGround| {
             self.fill_noise(tables, &b.noise, b.height_scale, spec, detail)?;
             self.convert_to_metres(b.height_offset);
-            return Ok(());
+            Ok(())
+        };
+        if let [only] = window.live[..] {
+            return alone(&list[only]);
         }
         let len = spec.len().ok_or(GridError::TooLarge)?;
         biomes.fill_weights(spec, window, weights, weight_gradients);
@@ -149,11 +152,7 @@ impl GroundSamples {
         live.clear();
         live.extend((0..window.live.len()).filter(weighs));
         if let [slot] = live[..] {
-            // One biome everywhere in the grid (weight 1, gradient 0): its ground alone.
-            let b = &list[window.live[slot]];
-            self.fill_noise(tables, &b.noise, b.height_scale, spec, detail)?;
-            self.convert_to_metres(b.height_offset);
-            return Ok(());
+            return alone(&list[window.live[slot]]);
         }
         self.len = 0;
         self.height_scale = 1.0;

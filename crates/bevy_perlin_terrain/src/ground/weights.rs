@@ -89,15 +89,20 @@ impl Biomes {
         }
     }
 
-    /// The weights of node `(ix, iz)` of the lattice `spacing` metres apart, if the thread's
-    /// cache has them.
-    fn cached_node(&self, spacing: f64, ix: i64, iz: i64) -> Option<[f32; MAX_BIOMES]> {
-        let key = NodeKey {
+    /// Node `(ix, iz)` of these biomes' lattice `spacing` metres apart, as the cache knows it.
+    fn node_key(&self, spacing: f64, ix: i64, iz: i64) -> NodeKey {
+        NodeKey {
             id: self.id,
             spacing: spacing.to_bits(),
             ix,
             iz,
-        };
+        }
+    }
+
+    /// The weights of node `(ix, iz)` of the lattice `spacing` metres apart, if the thread's
+    /// cache has them.
+    fn cached_node(&self, spacing: f64, ix: i64, iz: i64) -> Option<[f32; MAX_BIOMES]> {
+        let key = self.node_key(spacing, ix, iz);
         WEIGHT_CACHE.with(|cache| {
             cache
                 .borrow()
@@ -108,12 +113,7 @@ impl Biomes {
 
     /// Keeps the weights `w` of node `(ix, iz)` in the thread's cache.
     fn cache_node(&self, spacing: f64, ix: i64, iz: i64, w: [f32; MAX_BIOMES]) {
-        let key = NodeKey {
-            id: self.id,
-            spacing: spacing.to_bits(),
-            ix,
-            iz,
-        };
+        let key = self.node_key(spacing, ix, iz);
         WEIGHT_CACHE.with(|cache| {
             let mut cache = cache.borrow_mut();
             if cache.len() < CACHE_SLOTS {
