@@ -17,7 +17,8 @@
 //! looking downhill; `TERRAIN_SHOT=horizon` lifts it 900 m and looks at the horizon;
 //! `TERRAIN_SHOT=stamps` levels a site (trees cleared) and blows a crater ahead of the camera and
 //! looks at them from 80 m up;
-//! `TERRAIN_SHOT=flight` flies on at 300 m/s (5 m a frame) 80 m over the ground and saves a
+//! `TERRAIN_SHOT=border` looks down from 450 m up at the nearest border between two biomes of
+//! different looks. `TERRAIN_SHOT=flight` flies on at 300 m/s (5 m a frame) 80 m over the ground and saves a
 //! picture every 12 frames (`out-frame1.png`, …) before the settled one. `TERRAIN_VIEW=30000`
 //! sets the view distance for the picture. `TERRAIN_COMPARE_SCATTER=1` logs the frame time with the scatter instances
 //! hidden, then shown.
@@ -383,6 +384,9 @@ enum Shot {
     Flight,
     /// A flat site and a crater ahead, seen from 80 m up.
     Stamps,
+    /// The nearest border between two biomes of different looks, seen from 450 m above the
+    /// higher of the two sides.
+    Border,
 }
 
 impl ScriptedFlight {
@@ -400,6 +404,7 @@ impl ScriptedFlight {
             Some("horizon") => Shot::Horizon,
             Some("flight") => Shot::Flight,
             Some("stamps") => Shot::Stamps,
+            Some("border") => Shot::Border,
             _ => Shot::Plain,
         };
         Self {
@@ -411,6 +416,7 @@ impl ScriptedFlight {
     }
 }
 
+#[allow(clippy::too_many_arguments, reason = "a system's parameters")]
 fn fly_script(
     mut commands: Commands,
     mut script: ResMut<ScriptedFlight>,
@@ -418,6 +424,7 @@ fn fly_script(
     mut run: ResMut<ScreenshotRun>,
     registry: Res<ChunkRegistry>,
     sampler: Option<Res<TerrainSampler>>,
+    active: Option<Res<ActiveTerrainConfig>>,
     mut camera: Single<&mut Transform, With<Camera3d>>,
 ) {
     if !run.hold {
@@ -466,6 +473,40 @@ fn fly_script(
             let forward = camera.forward().with_y(0.0).normalize_or(Vec3::NEG_Z);
             camera.translation.y = sampler.height(p.x as f64, p.z as f64) + 900.0;
             camera.look_to(forward - Vec3::Y * 0.09, Vec3::Y);
+        }
+        Shot::Border => {
+            // The nearest border within 6 km between two biomes of different looks (16
+            // directions), seen from where the camera is (its chunks are built), 450 m above the
+            // higher of the two sides.
+            let look = |name: &str| {
+                let biomes = active.as_ref().map(|a| &a.config().biomes);
+                biomes.and_then(|b| b.iter().find(|b| b.name == name).map(|b| b.colours.clone()))
+            };
+            let biome = |p: Vec3| sampler.biome(p.x as f64, p.z as f64).map(str::to_owned);
+            let start = camera.translation;
+            let ahead = |turn: usize| {
+                let angle = turn as f32 * std::f32::consts::TAU / 16.0;
+                let direction = Vec3::new(angle.cos(), 0.0, angle.sin());
+                let mut last = biome(start);
+                (1..240)
+                    .map(move |k| (k, start + direction * (k as f32 * 25.0)))
+                    .find(|&(_, p)| {
+                        let here = biome(p);
+                        let (a, b) = (
+                            last.clone().unwrap_or_default(),
+                            here.clone().unwrap_or_default(),
+                        );
+                        last = here;
+                        a != b && look(&a) != look(&b)
+                    })
+            };
+            if let Some((_, border)) = (0..16).filter_map(ahead).min_by_key(|&(k, _)| k) {
+                // Looking past it, so that the sky shows at the top.
+                let ground = |p: Vec3| sampler.height(p.x as f64, p.z as f64).max(0.0);
+                camera.translation.y = ground(start).max(ground(border)) + 450.0;
+                let past = border + (border - start).with_y(0.0).normalize_or_zero() * 2500.0;
+                camera.look_at(past.with_y(ground(border)), Vec3::Y);
+            }
         }
         Shot::Stamps => {
             // The site 150 m ahead at its ground's height, the crater 70 m to its right; the

@@ -18,7 +18,7 @@ use bevy_perlin_terrain::perlin_core::{
     BaseNoise, DomainWarp, Erosion, Fade, Fbm, FractalMode, Hashing, Interpolation,
 };
 use bevy_perlin_terrain::prelude::*;
-use bevy_perlin_terrain::{HeightBand, ScatterLayer, Snow, SoftRange, Water};
+use bevy_perlin_terrain::{HeightBand, ScatterLayer, Snow, SoftRange, TerrainColours, Water};
 use std::ops::RangeInclusive;
 
 /// Where presets live, and where the panel saves: `assets/terrain/` under the asset root Bevy
@@ -260,7 +260,7 @@ fn draw(mut contexts: EguiContexts, mut panel: ResMut<Panel>) -> Result {
                 .show(ui, |ui| noise(ui, d));
             ui.collapsing("Heights and chunks", |ui| heights(ui, d));
             ui.collapsing("Streaming", |ui| streaming(ui, d));
-            ui.collapsing("Colours", |ui| colours(ui, d));
+            ui.collapsing("Colours", |ui| colours(ui, &mut d.colours));
             ui.collapsing("Water", |ui| water(ui, &mut d.water));
             ui.collapsing("Collision", |ui| {
                 ui.add(slider(&mut d.collision.radius, 0.0..=256.0, "radius"));
@@ -279,7 +279,8 @@ fn draw(mut contexts: EguiContexts, mut panel: ResMut<Panel>) -> Result {
     Ok(())
 }
 
-/// The climate and the biomes: each biome's climate ranges, heights and noise. A draft whose
+/// The climate and the biomes: each biome's climate ranges, heights, noise, and its own colours
+/// and sea if it has them. A draft whose
 /// ranges overlap or leave a gap is refused with the field named (shown above), and the
 /// terrain stays as it was.
 fn biomes(ui: &mut Ui, d: &mut TerrainConfig) {
@@ -295,6 +296,7 @@ fn biomes(ui: &mut Ui, d: &mut TerrainConfig) {
     );
     let widest = 0.25 * c.scale.min(c.continent_scale);
     ui.add(slider(&mut c.blend, 1.0..=widest, "blend (m)").logarithmic(true));
+    let (look, sea) = (d.colours.clone(), d.water.clone().unwrap_or_default());
     let mut remove = None;
     for (i, b) in d.biomes.iter_mut().enumerate() {
         ui.push_id(("biome", i), |ui| {
@@ -317,6 +319,25 @@ fn biomes(ui: &mut Ui, d: &mut TerrainConfig) {
                     "height offset (m)",
                 ));
                 ui.collapsing("noise", |ui| fbm(ui, &mut b.noise));
+                // Its own look and sea, starting from the config's.
+                let mut own = b.colours.is_some();
+                ui.checkbox(&mut own, "own colours");
+                match own {
+                    true => {
+                        let look = b.colours.get_or_insert_with(|| look.clone());
+                        ui.collapsing("colours", |ui| colours(ui, look));
+                    }
+                    false => b.colours = None,
+                }
+                let mut own = b.water.is_some();
+                ui.checkbox(&mut own, "own sea");
+                match own {
+                    true => {
+                        let water = b.water.get_or_insert_with(|| sea.clone());
+                        ui.collapsing("sea", |ui| water_look(ui, water));
+                    }
+                    false => b.water = None,
+                }
                 if ui.small_button("remove biome").clicked() {
                     remove = Some(i);
                 }
@@ -514,8 +535,7 @@ fn streaming(ui: &mut Ui, d: &mut TerrainConfig) {
     ));
 }
 
-fn colours(ui: &mut Ui, d: &mut TerrainConfig) {
-    let c = &mut d.colours;
+fn colours(ui: &mut Ui, c: &mut TerrainColours) {
     colour(ui, "sea bed", &mut c.sea_bed);
     let mut remove = None;
     let mut low = f32::NEG_INFINITY;
@@ -597,7 +617,11 @@ fn water(ui: &mut Ui, w: &mut Option<Water>) {
         *w = None;
         return;
     }
-    let w = w.get_or_insert(Water::default());
+    water_look(ui, w.get_or_insert(Water::default()));
+}
+
+/// The look of a sea: the config's, or a biome's own.
+fn water_look(ui: &mut Ui, w: &mut Water) {
     colour(ui, "shallow", &mut w.shallow);
     colour(ui, "deep", &mut w.deep);
     colour(ui, "sky", &mut w.sky);

@@ -53,10 +53,37 @@ pub fn top_view(
     if !sampler.sample_grid(origin, step, [pixels, pixels], &mut heights, &mut normals) {
         return None;
     }
-    let ramp = bevy_perlin_terrain::chunk::ColourRamp::new(&config.colours, config.sea_level);
+    use bevy_perlin_terrain::chunk::ColourRamp;
+    let plain = ColourRamp::new(&config.colours, config.sea_level);
+    // Each biome's colours, blended by its weight, when some biome has a look of its own.
+    let looks: Vec<(&str, ColourRamp)> = if config.biomes.iter().any(|b| b.colours.is_some()) {
+        config
+            .biomes
+            .iter()
+            .map(|b| {
+                let colours = b.colours.as_ref().unwrap_or(&config.colours);
+                (b.name.as_str(), ColourRamp::new(colours, config.sea_level))
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     let mut rgb = Vec::with_capacity(pixels * pixels * 3);
-    for (&h, &n) in heights.iter().zip(&normals) {
-        let ground = Vec3::from_slice(&ramp.colour(h, n)[..3]);
+    for (k, (&h, &n)) in heights.iter().zip(&normals).enumerate() {
+        let ground = if looks.is_empty() {
+            Vec3::from_slice(&plain.colour(h, n)[..3])
+        } else {
+            let x = origin[0] + (k % pixels) as f64 * step;
+            let z = origin[1] + (k / pixels) as f64 * step;
+            let weights = sampler.biome_weights(x, z);
+            looks.iter().fold(Vec3::ZERO, |sum, (name, ramp)| {
+                let w = weights
+                    .iter()
+                    .find(|(b, _)| b == name)
+                    .map_or(0.0, |(_, w)| *w);
+                sum + w * Vec3::from_slice(&ramp.colour(h, n)[..3])
+            })
+        };
         let shade = 0.35 + 0.65 * n.dot(SUN.normalize()).max(0.0);
         let mut c = ground * shade;
         if h < config.sea_level {

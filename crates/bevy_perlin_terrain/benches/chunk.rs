@@ -29,7 +29,8 @@
 //! their biomes' recipes alone (each biome's noise and height scale as a config without biomes):
 //! one chunk deep inside one biome, 64 full-detail chunks spread over 400 km (as many as each
 //! biome covers), and the chunks of every level of 10 km views around four viewers, each
-//! against its strongest biome's recipe at its centre.
+//! against its strongest biome's recipe at its centre. Without vertex colours, as the plugin
+//! builds chunks for its terrain material (which blends the biomes' looks per pixel itself).
 //!
 //! `cargo bench -p bevy_perlin_terrain --no-default-features --bench chunk` (release, without
 //! the renderer), or `cargo bench --profile dev --workspace --bench chunk`.
@@ -457,7 +458,7 @@ fn biomes(c: &mut Criterion) {
         .unwrap_or_default()
         .to_string();
     for (label, config) in [("world", world.clone()), ("its biome alone", alone(inside))] {
-        let job = ChunkJob::new(tables.clone(), &config, inside, 0);
+        let job = ChunkJob::new(tables.clone(), &config, inside, 0).without_colours();
         let mut alive = Alive::new();
         group.bench_function(BenchmarkId::new(format!("inside {name}"), label), |b| {
             b.iter(|| alive.push(build_chunk_mesh(black_box(&job))))
@@ -466,7 +467,7 @@ fn biomes(c: &mut Criterion) {
     let jobs = |each: &dyn Fn(IVec2) -> TerrainConfig| -> Vec<ChunkJob> {
         coords
             .iter()
-            .map(|&c| ChunkJob::new(tables.clone(), &each(c), c, 0))
+            .map(|&c| ChunkJob::new(tables.clone(), &each(c), c, 0).without_colours())
             .collect()
     };
     // The chunks of a 10 km view around four viewers, every level: each against the recipe of
@@ -507,14 +508,16 @@ fn biomes(c: &mut Criterion) {
             "world",
             view_chunks
                 .iter()
-                .map(|&(c, lod)| ChunkJob::new(tables.clone(), &view, c, lod))
+                .map(|&(c, lod)| ChunkJob::new(tables.clone(), &view, c, lod).without_colours())
                 .collect::<Vec<_>>(),
         ),
         (
             "each one's biome alone",
             view_chunks
                 .iter()
-                .map(|&(c, lod)| ChunkJob::new(tables.clone(), &biome_alone((c, lod)), c, lod))
+                .map(|&(c, lod)| {
+                    ChunkJob::new(tables.clone(), &biome_alone((c, lod)), c, lod).without_colours()
+                })
                 .collect(),
         ),
     ] {

@@ -87,6 +87,7 @@ pub use ground::{ActiveTerrainConfig, TerrainSampler, TerrainTables};
 pub use plugin::PerlinTerrainPlugin;
 #[cfg(feature = "render")]
 pub use render::{
+    ATTRIBUTE_WATER_DEEP, ATTRIBUTE_WATER_SHALLOW, ATTRIBUTE_WATER_SKY, GroundLook,
     TerrainMaterial, TerrainMaterialExtension, TerrainMaterials, TerrainShading, TerrainTextures,
     TerrainWater, WaterMaterial, WaterMaterialExtension, WaterShading,
 };

@@ -2,6 +2,10 @@
 //! heights and normals at its level's detail, and per vertex the surface of its parent level
 //! there (the morph target the terrain material blends towards with distance).
 
+use super::biomes::{
+    ATTRIBUTE_BIOME_WEIGHTS, ATTRIBUTE_BIOME_WEIGHTS_HIGH, ATTRIBUTE_BIOMES, pack_slots,
+    slot_weights,
+};
 use super::{ChunkCoord, ColourRamp, chunk_grid};
 use crate::TerrainSampler;
 use crate::config::TerrainConfig;
@@ -39,6 +43,9 @@ pub struct ChunkJob {
     skirt_depth: f32,
     /// Vertex colours by height above the sea and slope; `None` for a mesh without colours.
     ramp: Option<ColourRamp>,
+    /// Each biome's vertex colours, when some biome has a look of its own (else `ramp` colours
+    /// every biome).
+    biome_ramps: Arc<[ColourRamp]>,
     /// Whether the mesh carries the erosion crease mask.
     creases: bool,
     coord: ChunkCoord,
@@ -79,6 +86,17 @@ impl ChunkJob {
             parent_spacing: (lod < config.max_lod()).then(|| config.vertex_spacing(lod + 1)),
             skirt_depth: config.skirt_depth_at(lod),
             ramp: Some(ColourRamp::new(&config.colours, config.sea_level)),
+            biome_ramps: if config.biomes.iter().any(|b| b.colours.is_some()) {
+                let ramp = |b: &crate::config::Biome| {
+                    ColourRamp::new(
+                        b.colours.as_ref().unwrap_or(&config.colours),
+                        config.sea_level,
+                    )
+                };
+                config.biomes.iter().map(ramp).collect()
+            } else {
+                Arc::new([])
+            },
             coord,
             lod,
         }
@@ -95,6 +113,7 @@ impl ChunkJob {
     /// The same job without vertex colours (the terrain material colours the ground itself).
     pub fn without_colours(mut self) -> Self {
         self.ramp = None;
+        self.biome_ramps = Arc::new([]);
         self
     }
 
@@ -138,7 +157,8 @@ pub struct ChunkMeshData {
     pub normals: Vec<[f32; 3]>,
     /// Texture coordinates, 0 to 1 across the chunk.
     pub uvs: Vec<[f32; 2]>,
-    /// Linear RGBA vertex colours by height and slope; empty for a job without colours.
+    /// Linear RGBA vertex colours by height and slope (with biomes, each biome's colours
+    /// blended by its weight); empty for a job without colours.
     pub colors: Vec<[f32; 4]>,
     /// The erosion crease mask (0 on ridges, 1 in gullies) in `x`, `y` unused: Bevy's second
     /// UV channel, so that the terrain material reads it without a custom vertex attribute.
@@ -149,6 +169,13 @@ pub struct ChunkMeshData {
     /// along the parent's triangles, as the parent's mesh draws them). At the top level, the
     /// chunk's own.
     pub morph: Vec<[f32; 4]>,
+    /// The biomes whose looks the chunk shows (their index in the config's `biomes`, at most
+    /// [`MAX_CHUNK_BIOMES`](super::MAX_CHUNK_BIOMES), in that order): those that weigh in over
+    /// it. Empty for a config without biomes.
+    pub biomes: Vec<u8>,
+    /// Per vertex, the weight of each biome of `biomes` (slot `k` for `biomes[k]`), out of 255:
+    /// the weights its ground was blended with, rounded. Empty for a config without biomes.
+    pub biome_weights: Vec<[u8; 8]>,
     /// Triangle list: 16-bit when the vertices allow (up to 129² per chunk), else 32-bit.
     pub indices: Indices,
 }
@@ -162,6 +189,8 @@ impl Default for ChunkMeshData {
             colors: Vec::new(),
             creases: Vec::new(),
             morph: Vec::new(),
+            biomes: Vec::new(),
+            biome_weights: Vec::new(),
             indices: Indices::U16(Vec::new()),
         }
     }
@@ -187,7 +216,8 @@ impl ChunkMeshData {
 
     /// The Bevy mesh, with `RenderAssetUsages::MAIN_WORLD | RENDER_WORLD`: the buffers stay
     /// readable in the app (for tests and tools). Colours go into `ATTRIBUTE_COLOR`, creases
-    /// into `ATTRIBUTE_UV_1` and morph targets into [`ATTRIBUTE_MORPH`] when there are any.
+    /// into `ATTRIBUTE_UV_1`, morph targets into [`ATTRIBUTE_MORPH`] and biome weights into
+    /// [`ATTRIBUTE_BIOMES`] and the two weight attributes when there are any.
     pub fn into_mesh(self) -> Mesh {
         let mut mesh = Mesh::new(
             PrimitiveTopology::TriangleList,
@@ -205,6 +235,23 @@ impl ChunkMeshData {
         }
         if !self.morph.is_empty() {
             mesh.insert_attribute(ATTRIBUTE_MORPH, self.morph);
+        }
+        if !self.biome_weights.is_empty() {
+            let slots = pack_slots(&self.biomes);
+            let (low, high): (Vec<[u8; 4]>, Vec<[u8; 4]>) = self
+                .biome_weights
+                .iter()
+                .map(|w| ([w[0], w[1], w[2], w[3]], [w[4], w[5], w[6], w[7]]))
+                .unzip();
+            mesh.insert_attribute(ATTRIBUTE_BIOMES, vec![slots; low.len()]);
+            mesh.insert_attribute(
+                ATTRIBUTE_BIOME_WEIGHTS,
+                bevy::mesh::VertexAttributeValues::Unorm8x4(low),
+            );
+            mesh.insert_attribute(
+                ATTRIBUTE_BIOME_WEIGHTS_HIGH,
+                bevy::mesh::VertexAttributeValues::Unorm8x4(high),
+            );
         }
         mesh
     }
@@ -283,6 +330,8 @@ pub fn build_chunk_mesh(job: &ChunkJob) -> ChunkMeshData {
             colors: Vec::with_capacity(if job.ramp.is_some() { vertices } else { 0 }),
             creases: Vec::with_capacity(if job.creases { vertices } else { 0 }),
             morph: Vec::with_capacity(vertices),
+            biomes: Vec::new(),
+            biome_weights: Vec::new(),
             indices: match u16::try_from(vertices) {
                 Ok(_) => Indices::U16(triangles(n)),
                 Err(_) => Indices::U32(triangles(n)),
@@ -302,17 +351,20 @@ pub fn build_chunk_mesh(job: &ChunkJob) -> ChunkMeshData {
                 .extend(samples.normals(row).map(|v| v.to_array()));
             mesh.uvs.extend((0..n).map(|i| [i as f32 * inv, z * inv]));
             if let Some(ramp) = &job.ramp {
-                ramp.fill(
-                    &mesh.positions[first..],
-                    &mesh.normals[first..],
-                    &mut mesh.colors,
-                );
+                let (positions, normals) = (&mesh.positions[first..], &mesh.normals[first..]);
+                if job.biome_ramps.is_empty() {
+                    ramp.fill(positions, normals, &mut mesh.colors);
+                } else {
+                    biome_colours(&job.biome_ramps, samples, first, positions, normals)
+                        .for_each(|c| mesh.colors.push(c));
+                }
             }
             if job.creases {
                 mesh.creases
                     .extend(samples.creases(row_of(j)).iter().map(|&c| [c, 0.0]));
             }
         }
+        (mesh.biomes, mesh.biome_weights) = slot_weights(samples, n * n);
         match parent {
             Some(parent) => morph_targets(n, &parent, &mut mesh.morph),
             None => mesh.morph.extend(
@@ -336,9 +388,39 @@ pub fn build_chunk_mesh(job: &ChunkJob) -> ChunkMeshData {
             if let Some(&crease) = mesh.creases.get(v) {
                 mesh.creases.push(crease);
             }
+            if let Some(&weights) = mesh.biome_weights.get(v) {
+                mesh.biome_weights.push(weights);
+            }
         }
         mesh
     })
+}
+
+/// The vertex colours of the samples `first..` of `samples` at `positions` with `normals`
+/// (one grid row): each biome's colours (`ramps`, by biome), blended by its weight there.
+fn biome_colours<'a>(
+    ramps: &'a [ColourRamp],
+    samples: &'a crate::ground::GroundSamples,
+    first: usize,
+    positions: &'a [[f32; 3]],
+    normals: &'a [[f32; 3]],
+) -> impl Iterator<Item = [f32; 4]> + 'a {
+    let mut sums = vec![[0.0f32, 0.0, 0.0, 1.0]; positions.len()];
+    let mut colours = Vec::with_capacity(positions.len());
+    for (biome, weights) in samples.biome_weights() {
+        let Some(ramp) = ramps.get(biome) else {
+            continue;
+        };
+        colours.clear();
+        ramp.fill(positions, normals, &mut colours);
+        for (k, (sum, c)) in sums.iter_mut().zip(&colours).enumerate() {
+            let w = weights.map_or(1.0, |w| w.get(first + k).copied().unwrap_or(0.0));
+            for (s, c) in sum.iter_mut().zip(c).take(3) {
+                *s += w * c;
+            }
+        }
+    }
+    sums.into_iter()
 }
 
 /// The grid vertices of a chunk's four edges, `n` per side: `z = 0`, `z = n − 1`, `x = 0`,

@@ -8,9 +8,13 @@
 //! [`ColourRamp`] is the vertex-colour ramp, for tools that colour heights the way the
 //! fallback look does.
 
+mod biomes;
 mod colour;
 mod mesh;
 
+pub use biomes::{
+    ATTRIBUTE_BIOME_WEIGHTS, ATTRIBUTE_BIOME_WEIGHTS_HIGH, ATTRIBUTE_BIOMES, MAX_CHUNK_BIOMES,
+};
 pub use colour::ColourRamp;
 pub use mesh::{ATTRIBUTE_MORPH, ChunkJob, ChunkMeshData, build_chunk_mesh};
 

@@ -2,6 +2,7 @@
 //! (temperature, moisture, continentalness) cover the plane; each biome claims a box of climate
 //! space and brings its own ground there, and heights blend across the borders.
 
+use super::{TerrainColours, Water};
 use bevy::prelude::*;
 use perlin_core::Fbm;
 use serde::{Deserialize, Serialize};
@@ -90,6 +91,17 @@ pub struct Biome {
     /// Metres added to its heights, ±100 000 (e.g. a sea floor below the sea level, a
     /// plateau). Default 0.
     pub height_offset: f32,
+    /// Its look: the colours, bands, rock, snow, creases and textures of its ground, as
+    /// [`TerrainConfig::colours`](crate::TerrainConfig::colours). The terrain material blends
+    /// the looks of the biomes that weigh in at a pixel by their weights, so a look changes
+    /// across a border as the ground does. `None` (the default): the config's `colours`. The
+    /// close-up `detail` is the config's everywhere.
+    pub colours: Option<TerrainColours>,
+    /// Its sea's look: colours, depth, foam, waves, as [`TerrainConfig::water`](crate::TerrainConfig::water).
+    /// The sea is where the config has `water`; over each biome it takes that biome's look,
+    /// blended across the borders (over the sea surface's grid, a 128th of its width: about
+    /// 500 m at a 30 km view). `None` (the default): the config's `water`.
+    pub water: Option<Water>,
 }
 
 impl Default for Biome {
@@ -103,6 +115,8 @@ impl Default for Biome {
             noise: config.noise,
             height_scale: config.height_scale,
             height_offset: 0.0,
+            colours: None,
+            water: None,
         }
     }
 }
@@ -112,6 +126,28 @@ impl Biome {
     /// continentalness).
     pub fn ranges(&self) -> [(f32, f32); 3] {
         [self.temperature, self.moisture, self.continentalness]
+    }
+
+    /// Whether `other` brings the same ground to the same climate (its looks aside).
+    pub(crate) fn same_ground(&self, other: &Biome) -> bool {
+        let Biome {
+            name,
+            temperature,
+            moisture,
+            continentalness,
+            noise,
+            height_scale,
+            height_offset,
+            colours: _,
+            water: _,
+        } = self;
+        *name == other.name
+            && *temperature == other.temperature
+            && *moisture == other.moisture
+            && *continentalness == other.continentalness
+            && *noise == other.noise
+            && *height_scale == other.height_scale
+            && *height_offset == other.height_offset
     }
 }
 

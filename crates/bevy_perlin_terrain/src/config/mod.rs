@@ -243,14 +243,24 @@ impl TerrainConfig {
         } = self;
         ConfigChanges {
             mesh: *seed != old.seed
-                || *biomes != old.biomes
+                || biomes.len() != old.biomes.len()
+                || biomes
+                    .iter()
+                    .zip(&old.biomes)
+                    .any(|(a, b)| !a.same_ground(b))
                 || (!biomes.is_empty() && *climate != old.climate)
                 || *noise != old.noise
                 || *height_scale != old.height_scale
                 || *chunk_size != old.chunk_size
                 || *chunk_resolution != old.chunk_resolution
                 || *skirt_depth != old.skirt_depth,
-            look: *colours != old.colours || *sea_level != old.sea_level || *water != old.water,
+            look: *colours != old.colours
+                || *sea_level != old.sea_level
+                || *water != old.water
+                || biomes
+                    .iter()
+                    .zip(&old.biomes)
+                    .any(|(a, b)| a.colours != b.colours || a.water != b.water),
             scatter: *scatter != old.scatter,
             streaming: *view_distance != old.view_distance
                 || *lod_distance != old.lod_distance

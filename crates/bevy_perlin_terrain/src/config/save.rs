@@ -162,7 +162,8 @@ impl Fields for Biome {
         if self.noise != d.noise {
             out.nested("noise", &self.noise);
         }
-        fields!(out, self, d; leaf height_scale, leaf height_offset);
+        fields!(out, self, d;
+            leaf height_scale, leaf height_offset, optional colours, optional water);
     }
 }
 

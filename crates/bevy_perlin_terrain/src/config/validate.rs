@@ -109,6 +109,12 @@ fn validate_biome(b: &Biome, before: &[Biome]) -> Result<(), ConfigError> {
         1e5,
         "finite, -100000 to 100000",
     )?;
+    if let Some(colours) = &b.colours {
+        validate_colours(colours)?;
+    }
+    if let Some(water) = &b.water {
+        validate_water(water)?;
+    }
     for (j, other) in before.iter().enumerate() {
         let overlap = b
             .ranges()
@@ -631,12 +637,6 @@ impl TerrainConfig {
                     "the name of one of the config's biomes",
                 )?;
             }
-            FieldError::require(
-                layer.biomes.is_empty() || layer.far_colour.is_none(),
-                &format!("{field}.far_colour"),
-                "Some(..)",
-                "None for a layer limited to biomes (the far view cannot tell the biomes apart yet)",
-            )?;
             FieldError::require(
                 self.scatter[..i].iter().all(|l| l.name != layer.name),
                 &format!("{field}.name"),

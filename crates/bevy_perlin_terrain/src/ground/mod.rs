@@ -14,6 +14,7 @@ mod weights;
 
 pub(crate) use recipe::GroundRecipe;
 pub use sampler::TerrainSampler;
+pub(crate) use samples::GroundSamples;
 // The colliders (with the `avian` feature) fill one grid; chunks fill theirs with the parent's.
 #[cfg(feature = "avian")]
 pub(crate) use samples::with_thread_samples;

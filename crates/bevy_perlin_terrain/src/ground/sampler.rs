@@ -226,6 +226,37 @@ impl TerrainSampler {
             .collect()
     }
 
+    /// Each biome's weight at every sample of the grid of `size` samples `spacing` apart from
+    /// `origin` (row-major, `x` first), for the biomes that weigh in somewhere on it:
+    /// `(index in the config's biomes, weights)`. The weights are those a chunk of that vertex
+    /// spacing blends its ground with (borders smoothed over its coarser lattice). Nothing
+    /// without biomes or for a grid too large to address. (The sea's look follows the biomes
+    /// with it.)
+    #[cfg(feature = "render")]
+    pub(crate) fn biome_weight_grid(
+        &self,
+        origin: [f64; 2],
+        spacing: f64,
+        size: [usize; 2],
+    ) -> Vec<(usize, Vec<f32>)> {
+        let (Some(biomes), Some(n)) = (
+            self.ground.biomes.as_ref(),
+            GridSpec::new(origin, spacing, size).len(),
+        ) else {
+            return Vec::new();
+        };
+        let spec = GridSpec::new(origin, spacing, size);
+        let mut window = super::weights::WeightWindow::default();
+        biomes.weight_window(&self.tables, &spec, spacing, &mut window);
+        let (mut weights, mut gradients) = (Vec::new(), Vec::new());
+        biomes.fill_weights(&spec, &window, &mut weights, &mut gradients);
+        (window.live.iter().enumerate())
+            .filter_map(|(slot, &biome)| {
+                Some((biome, weights.get(slot * n..(slot + 1) * n)?.to_vec()))
+            })
+            .collect()
+    }
+
     /// What the ground is made of (the jobs of chunks, colliders and scatter carry the same).
     pub(crate) fn ground_recipe(&self) -> &GroundRecipe {
         &self.ground

@@ -27,6 +27,12 @@ pub(crate) struct GroundSamples {
     gradients: Vec<[f32; 2]>,
     creases: Vec<f32>,
     height_scale: f32,
+    /// The biomes that weigh in over the grid (their index in the config's list), each with
+    /// the slot of its weights in `biome_weights` (`None`: it weighs all, everywhere). Empty
+    /// without biomes.
+    biomes: Vec<(usize, Option<usize>)>,
+    /// Per slot, the weight of a biome at every sample (slot-major, `len` a slot).
+    biome_weights: Vec<f32>,
 }
 
 impl GroundSamples {
@@ -98,6 +104,7 @@ impl GroundSamples {
         spec: &GridSpec,
         detail: Detail,
     ) -> Result<(), GridError> {
+        self.biomes.clear();
         match &ground.biomes {
             None => self.fill_noise(tables, &ground.noise, ground.height_scale, spec, detail),
             Some(biomes) => with_thread_scratch(&BIOME_SCRATCH, |scratch| {
@@ -123,7 +130,6 @@ impl GroundSamples {
         let BiomeScratch {
             window,
             live,
-            weights,
             weight_gradients,
             ground,
         } = scratch;
@@ -131,16 +137,11 @@ impl GroundSamples {
         // neighbours and the sampler at its level.
         biomes.weight_window(tables, spec, detail.spacing, window);
         let list = biomes.list();
-        // One biome everywhere in the grid (weight 1, gradient 0): its ground alone.
-        let mut alone = |b: &super::biomes::BiomeGround| {
-            self.fill_noise(tables, &b.noise, b.height_scale, spec, detail)?;
-            self.convert_to_metres(b.height_offset);
-            Ok(())
-        };
         if let [only] = window.live[..] {
-            return alone(&list[only]);
+            return self.fill_alone(tables, biomes, only, spec, detail);
         }
         let len = spec.len().ok_or(GridError::TooLarge)?;
+        let weights = &mut self.biome_weights;
         biomes.fill_weights(spec, window, weights, weight_gradients);
         // The biomes that weigh in at some sample (the others add exact zeros, so leaving them
         // out changes no bit).
@@ -152,8 +153,10 @@ impl GroundSamples {
         live.clear();
         live.extend((0..window.live.len()).filter(weighs));
         if let [slot] = live[..] {
-            return alone(&list[window.live[slot]]);
+            return self.fill_alone(tables, biomes, window.live[slot], spec, detail);
         }
+        self.biomes
+            .extend(live.iter().map(|&slot| (window.live[slot], Some(slot))));
         self.len = 0;
         self.height_scale = 1.0;
         if self.values.len() < len {
@@ -171,7 +174,7 @@ impl GroundSamples {
         for &slot in live.iter() {
             let b = &list[window.live[slot]];
             let (w, dw) = (
-                &weights[slot * len..(slot + 1) * len],
+                &self.biome_weights[slot * len..(slot + 1) * len],
                 &weight_gradients[slot * len..(slot + 1) * len],
             );
             let Some([i0, i1, j0, j1]) = extent(w, nx) else {
@@ -206,6 +209,23 @@ impl GroundSamples {
             }
         }
         self.len = len;
+        Ok(())
+    }
+
+    /// Biome `index` alone over `spec` (weight 1, gradient 0 everywhere): its ground in
+    /// metres (`v · s + offset`).
+    fn fill_alone(
+        &mut self,
+        tables: &NoiseTables,
+        biomes: &Biomes,
+        index: usize,
+        spec: &GridSpec,
+        detail: Detail,
+    ) -> Result<(), GridError> {
+        let b = &biomes.list()[index];
+        self.fill_noise(tables, &b.noise, b.height_scale, spec, detail)?;
+        self.convert_to_metres(b.height_offset);
+        self.biomes.push((index, None));
         Ok(())
     }
 
@@ -278,6 +298,17 @@ impl GroundSamples {
     /// How many samples the last fill produced.
     pub fn len(&self) -> usize {
         self.len
+    }
+
+    /// The biomes that weigh in over the last fill's grid, each with its weight at every
+    /// sample (`None`: 1 everywhere, the only one); nothing without biomes. The weights of a
+    /// sample sum to 1.
+    pub fn biome_weights(&self) -> impl Iterator<Item = (usize, Option<&[f32]>)> {
+        let len = self.len;
+        self.biomes.iter().map(move |&(biome, slot)| {
+            let weights = slot.and_then(|s| self.biome_weights.get(s * len..(s + 1) * len));
+            (biome, weights)
+        })
     }
 
     /// Height (metres) and unit normal of sample `index`; `None` past the end.
@@ -435,7 +466,6 @@ struct BiomeScratch {
     window: WeightWindow,
     /// The window's live biomes that weigh in at some sample, by their slot among them.
     live: Vec<usize>,
-    weights: Vec<f32>,
     weight_gradients: Vec<[f32; 2]>,
     ground: GroundSamples,
 }

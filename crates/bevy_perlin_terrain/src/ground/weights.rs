@@ -138,6 +138,8 @@ impl Biomes {
         // Every entry is written below: the buffers only grow.
         if weights.len() < n * live {
             weights.resize(n * live, 0.0);
+        }
+        if gradients.len() < n * live {
             gradients.resize(n * live, [0.0; 2]);
         }
         let [width, height] = window.size;

@@ -7,9 +7,12 @@ mod terrain_material;
 mod textures;
 mod water;
 
-pub use terrain_material::{TerrainMaterial, TerrainMaterialExtension, TerrainShading};
+pub use terrain_material::{GroundLook, TerrainMaterial, TerrainMaterialExtension, TerrainShading};
 pub use textures::TerrainTextures;
-pub use water::{TerrainWater, WaterMaterial, WaterMaterialExtension, WaterShading};
+pub use water::{
+    ATTRIBUTE_WATER_DEEP, ATTRIBUTE_WATER_SHALLOW, ATTRIBUTE_WATER_SKY, TerrainWater,
+    WaterMaterial, WaterMaterialExtension, WaterShading,
+};
 
 use crate::chunk::TerrainChunk;
 use crate::ground::ActiveTerrainConfig;

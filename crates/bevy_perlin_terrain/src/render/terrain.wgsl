@@ -1,16 +1,19 @@
 // The terrain material's fragment shader: the ground's colour, roughness and shading normal
 // from world position and the interpolated exact normal, then Bevy's PBR lighting, fog and
 // tonemapping. The layer rules are those of `ColourRamp` (the vertex-colour fallback), per pixel,
-// with every boundary moved by world-space noise.
+// with every boundary moved by world-space noise. In a world with biomes, each chunk vertex
+// carries the weights of the biomes its ground blends: the shader evaluates the look of each
+// biome that weighs in at a pixel and blends them by those weights.
 
 #import bevy_pbr::{
     pbr_fragment::pbr_input_from_standard_material,
-    forward_io::{VertexOutput, FragmentOutput},
+    forward_io::FragmentOutput,
     pbr_functions::{apply_pbr_lighting, main_pass_post_lighting_processing},
     mesh_view_bindings::view,
 }
 #import bevy_perlin_terrain::noise::{value_noise, fbm3}
 #import bevy_perlin_terrain::terrain_bindings::shading
+#import bevy_perlin_terrain::terrain_io::{TerrainVertexOutput, bevy_output}
 #import bevy_perlin_terrain::geomorph::nearest_viewer
 
 @group(#{MATERIAL_BIND_GROUP}) @binding(101) var albedo_layers: texture_2d_array<f32>;
@@ -55,8 +58,8 @@ fn ramp(x: f32, middle: f32, width: f32) -> f32 {
     return clamp((x - middle) / width + 0.5, 0.0, 1.0);
 }
 
-fn band_edge(k: u32) -> f32 {
-    return shading.band_edges[k / 4u][k % 4u];
+fn band_edge(look: u32, k: u32) -> f32 {
+    return shading.looks[look].band_edges[k / 4u][k % 4u];
 }
 
 // Triplanar weights: mostly the top projection, the side ones only where the ground is steep
@@ -96,12 +99,12 @@ fn tilt_from_above(layer: i32, uv: vec2<f32>, dx: vec2<f32>, dy: vec2<f32>, copy
     return t;
 }
 
-// Layer `k` at `site`: its flat colour, times its texture when it has one.
-fn layer(k: u32, site: Site) -> Ground {
-    let entry = shading.layers[k];
+// Layer `k` of look `look` at `site`: its flat colour, times its texture when it has one.
+fn layer(look: u32, k: u32, site: Site) -> Ground {
+    let entry = shading.looks[look].layers[k];
     var ground = Ground(entry.rgb, entry.a, 0.5, vec3(0.0));
-    let texture = shading.textures[k];
-    if shading.flags.w == 0.0 || texture.x < 0.0 {
+    let texture = shading.looks[look].textures[k];
+    if shading.looks[look].flags.w == 0.0 || texture.x < 0.0 {
         return ground;
     }
     let s = texture.z;
@@ -138,17 +141,17 @@ fn planar_noise(p: vec3<f32>, weights: vec3<f32>, frequency: f32) -> vec4<f32> {
 }
 
 // `a` to `b` by `t`; where both layers have height, the higher one shows first ("height
-// blending": stones poke through sand before the sand fades).
-fn blend(a: Ground, b: Ground, t: f32) -> Ground {
+// blending" by `sharpness`: stones poke through sand before the sand fades).
+fn blend(a: Ground, b: Ground, t: f32, sharpness: f32) -> Ground {
     var s = t;
-    if shading.flags.z > 0.0 && t > 0.0 && t < 1.0 {
+    if sharpness > 0.0 && t > 0.0 && t < 1.0 {
         let depth = 0.2;
         let ha = a.height + 1.0 - t;
         let hb = b.height + t;
         let top = max(ha, hb) - depth;
         let wa = max(ha - top, 0.0);
         let wb = max(hb - top, 0.0);
-        s = mix(t, wb / (wa + wb), shading.flags.z);
+        s = mix(t, wb / (wa + wb), sharpness);
     }
     return Ground(
         mix(a.albedo, b.albedo, s),
@@ -172,8 +175,96 @@ fn resolvable(frequency: f32, footprint: f32) -> f32 {
     return 1.0 - smoothstep(0.25, 0.5, footprint * frequency);
 }
 
+// What a look puts on the ground at a pixel: its layers blended, how much of it is rock (the
+// detail bumps are stronger there) and how strongly its creases show.
+struct Look {
+    ground: Ground,
+    rock: f32,
+    creases: f32,
+}
+
+// Look `l` at `site` (world position `p`, unit normal `normal`, `edges` of its boundary noise
+// visible): from the sea bed up, each band over its lower edge; then rock; then snow.
+fn ground_look(l: u32, site: Site, normal: vec3<f32>, edges: f32) -> Look {
+    let look = &shading.looks[l];
+    let p = site.p;
+    // Boundaries moved by two decorrelated noises: one for heights, one for slopes (their
+    // finest octave is a quarter of the edge size).
+    let edge = fbm3(p.xz * (*look).slopes.w).x * edges;
+    let edge2 = fbm3(p.zx * (*look).slopes.w * 1.7 + vec2(41.0, 7.0)).x * edges;
+    let above = p.y - (*look).heights.x + edge * (*look).heights.w;
+    let slope = 1.0 - normal.y + edge2 * (*look).slopes.z;
+    let sharpness = (*look).flags.z;
+
+    var ground = layer(l, 0u, site);
+    let bands = u32((*look).heights.z);
+    for (var k = 0u; k < bands; k++) {
+        let t = ramp(above - band_edge(l, k), 0.0, (*look).heights.y);
+        if t > 0.0 {
+            ground = blend(ground, layer(l, k + 1u, site), t, sharpness);
+        }
+    }
+    let rock_blend = (*look).slopes.y;
+    let rock = ramp(slope, (*look).slopes.x - 0.5 * rock_blend, rock_blend);
+    if rock > 0.0 {
+        ground = blend(ground, layer(l, ROCK, site), rock, sharpness);
+    }
+    if (*look).flags.x > 0.0 {
+        let snow = ramp(above, (*look).snow.x, (*look).snow.y)
+            * (1.0 - ramp(slope, (*look).snow.z, (*look).snow.w));
+        if snow > 0.0 {
+            ground = blend(ground, layer(l, SNOW, site), snow, sharpness);
+        }
+    }
+    return Look(ground, rock, (*look).flags.y);
+}
+
+// The biomes weighing in at a pixel: each slot's biome and its share of the weight (shares
+// below half a percent are dropped and the rest scaled up to sum to 1).
+struct Biomes {
+    ids: array<u32, 8>,
+    shares: array<f32, 8>,
+}
+
+#ifdef TERRAIN_BIOMES
+fn biomes_at(in: TerrainVertexOutput) -> Biomes {
+    var out: Biomes;
+    var total = 0.0;
+    for (var k = 0u; k < 8u; k++) {
+        var w = in.biome_weights[k % 4u];
+        if k >= 4u { w = in.biome_weights_high[k % 4u]; }
+        out.ids[k] = (in.biomes >> (4u * k)) & 15u;
+        out.shares[k] = select(0.0, w, w > 0.005);
+        total += out.shares[k];
+    }
+    for (var k = 0u; k < 8u; k++) {
+        out.shares[k] = out.shares[k] / max(total, 1e-6);
+    }
+    return out;
+}
+#else
+// Without biomes: the one look, everywhere.
+fn biomes_at(in: TerrainVertexOutput) -> Biomes {
+    var out: Biomes;
+    out.shares[0] = 1.0;
+    return out;
+}
+#endif
+
+// The share of the pixel's weight held by the biomes of `mask` (bit i for biome i; 0: all).
+fn share_of(mask: u32, at: Biomes) -> f32 {
+    if mask == 0u { return 1.0; }
+    var biomes = at;
+    var share = 0.0;
+    for (var k = 0u; k < 8u; k++) {
+        if ((mask >> biomes.ids[k]) & 1u) != 0u { share += biomes.shares[k]; }
+    }
+    return share;
+}
+
 @fragment
-fn fragment(in: VertexOutput, @builtin(front_facing) is_front: bool) -> FragmentOutput {
+fn fragment(terrain: TerrainVertexOutput, @builtin(front_facing) is_front: bool) -> FragmentOutput {
+    let in = bevy_output(terrain);
     var pbr_input = pbr_input_from_standard_material(in, is_front);
     let p = in.world_position.xyz;
     let normal = normalize(in.world_normal);
@@ -184,35 +275,26 @@ fn fragment(in: VertexOutput, @builtin(front_facing) is_front: bool) -> Fragment
     let copy = smoothstep(-0.25, 0.25, fbm3(p.xz * (1.0 / 11.0) + vec2(13.1, -4.7)).x);
     let site = Site(p, dpx, dpy, triplanar_weights(normal), copy);
 
-    // Boundaries moved by two decorrelated noises: one for heights, one for slopes (their
-    // finest octave is a quarter of the edge size).
-    let edges = resolvable(4.0 * shading.slopes.w * 1.7, footprint);
-    let edge = fbm3(p.xz * shading.slopes.w).x * edges;
-    let edge2 = fbm3(p.zx * shading.slopes.w * 1.7 + vec2(41.0, 7.0)).x * edges;
-    let above = p.y - shading.heights.x + edge * shading.heights.w;
-    let slope = 1.0 - normal.y + edge2 * shading.slopes.z;
-
-    // From the sea bed up, each band over its lower edge; then rock; then snow.
-    var ground = layer(0u, site);
-    let bands = u32(shading.heights.z);
-    for (var k = 0u; k < bands; k++) {
-        let t = ramp(above - band_edge(k), 0.0, shading.heights.y);
-        if t > 0.0 {
-            ground = blend(ground, layer(k + 1u, site), t);
+    // Each biome's look, blended by its share (one look without biomes).
+    var biomes = biomes_at(terrain);
+    var ground = Ground(vec3(0.0), 0.0, 0.0, vec3(0.0));
+    var rock = 0.0;
+    var crease_strength = 0.0;
+    for (var k = 0u; k < 8u; k++) {
+        let share = biomes.shares[k];
+        if share > 0.0 {
+            let l = biomes.ids[k];
+            let edges = resolvable(4.0 * shading.looks[l].slopes.w * 1.7, footprint);
+            let look = ground_look(l, site, normal, edges);
+            ground.albedo += share * look.ground.albedo;
+            ground.roughness += share * look.ground.roughness;
+            ground.height += share * look.ground.height;
+            ground.tilt += share * look.ground.tilt;
+            rock += share * look.rock;
+            crease_strength += share * look.creases;
         }
     }
-    let rock_blend = shading.slopes.y;
-    let rock = ramp(slope, shading.slopes.x - 0.5 * rock_blend, rock_blend);
-    if rock > 0.0 {
-        ground = blend(ground, layer(ROCK, site), rock);
-    }
-    if shading.flags.x > 0.0 {
-        let snow = ramp(above, shading.snow.x, shading.snow.y)
-            * (1.0 - ramp(slope, shading.snow.z, shading.snow.w));
-        if snow > 0.0 {
-            ground = blend(ground, layer(SNOW, site), snow);
-        }
-    }
+    let sea_level = shading.looks[0].heights.x;
 
     // Erosion creases (0 ridge, ½ none, 1 gully): gullies darker and wetter, ridges lighter.
     var albedo = ground.albedo;
@@ -231,8 +313,8 @@ fn fragment(in: VertexOutput, @builtin(front_facing) is_front: bool) -> Fragment
         let slopes = shading.canopy[4u * k + 2u];
         let creases = shading.canopy[4u * k + 3u];
         let far = smoothstep(0.85 * heights.w, heights.w, from_viewer);
-        var cover = far * look.a * soft_range(p.y - shading.heights.x, heights)
-            * soft_range(1.0 - normal.y, slopes);
+        var cover = far * look.a * soft_range(p.y - sea_level, heights)
+            * soft_range(1.0 - normal.y, slopes) * share_of(u32(slopes.w), biomes);
         if creases.w > 0.0 {
             cover *= soft_range(crease, creases);
         }
@@ -240,7 +322,7 @@ fn fragment(in: VertexOutput, @builtin(front_facing) is_front: bool) -> Fragment
         roughness = mix(roughness, 0.9, cover);
     }
 #ifdef VERTEX_UVS_B
-    let strength = shading.flags.y;
+    let strength = crease_strength;
     let gully = smoothstep(0.55, 0.9, crease) * strength;
     let ridge = smoothstep(0.45, 0.1, crease) * strength;
     albedo *= 1.0 - 0.45 * gully;
@@ -249,7 +331,7 @@ fn fragment(in: VertexOutput, @builtin(front_facing) is_front: bool) -> Fragment
 #endif
 
     // The shore: wet (darker, glossier) ground just above and below the waterline.
-    let wet = 1.0 - smoothstep(0.0, 1.5, abs(p.y - shading.heights.x) - 0.3);
+    let wet = 1.0 - smoothstep(0.0, 1.5, abs(p.y - sea_level) - 0.3);
     albedo *= 1.0 - 0.3 * wet;
     roughness = mix(roughness, 0.3, wet);
 

@@ -2,7 +2,8 @@
 // vertex, prepass and fragment shaders.
 #define_import_path bevy_perlin_terrain::terrain_bindings
 
-struct TerrainShading {
+// One look of the ground (`GroundLook`): a config's or a biome's `colours`.
+struct GroundLook {
     // Per layer (0 sea bed, 1–8 bands, 9 rock, 10 snow): linear RGB, roughness.
     layers: array<vec4<f32>, 12>,
     // Per layer: albedo array layer (-1 none), normal array layer (-1 none), repeats per metre.
@@ -17,6 +18,11 @@ struct TerrainShading {
     snow: vec4<f32>,
     // Snow on, crease strength, height blend, textures on.
     flags: vec4<f32>,
+}
+
+struct TerrainShading {
+    // Biome i's look at i (the config's at 0 without biomes).
+    looks: array<GroundLook, 16>,
     // Detail strength, 1 / detail size, fade distance.
     detail: vec4<f32>,
     // Per level of detail, two a register: the distance where a chunk of that level begins to
@@ -27,8 +33,9 @@ struct TerrainShading {
     // How many of `viewers` are set.
     viewer_count: vec4<f32>,
     // Far scatter layers, four registers each: colour (linear RGB) and cover; height above sea
-    // level (min, max, fade) and the layer's view distance; slope (min, max, fade); creases
-    // (min, max, fade) and whether the layer has a crease rule (1) or not (0).
+    // level (min, max, fade) and the layer's view distance; slope (min, max, fade) and the
+    // layer's biomes (bit i for biome i, 0 for all); creases (min, max, fade) and whether the
+    // layer has a crease rule (1) or not (0).
     canopy: array<vec4<f32>, 16>,
     // How many far scatter layers are set.
     canopy_count: vec4<f32>,

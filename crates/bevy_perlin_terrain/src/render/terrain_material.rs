@@ -3,12 +3,14 @@
 //! config's `colours`.
 
 use super::textures::LayerTextureSlots;
-use crate::chunk::ATTRIBUTE_MORPH;
+use crate::chunk::{
+    ATTRIBUTE_BIOME_WEIGHTS, ATTRIBUTE_BIOME_WEIGHTS_HIGH, ATTRIBUTE_BIOMES, ATTRIBUTE_MORPH,
+};
 use crate::config::{
-    LayerTexture, MAX_BANDS, MAX_FAR_COLOURS, MAX_LOD, TerrainColours, TerrainConfig,
+    LayerTexture, MAX_BANDS, MAX_BIOMES, MAX_FAR_COLOURS, MAX_LOD, TerrainColours, TerrainConfig,
 };
 use bevy::material::OpaqueRendererMethod;
-use bevy::mesh::MeshVertexBufferLayoutRef;
+use bevy::mesh::{MeshVertexAttribute, MeshVertexBufferLayoutRef};
 use bevy::pbr::{
     ExtendedMaterial, MaterialExtension, MaterialExtensionKey, MaterialExtensionPipeline,
 };
@@ -23,7 +25,8 @@ use bevy::shader::ShaderRef;
 /// and the geomorphing of the chunks' vertices towards their parent level's surface (its own
 /// vertex shaders for the main pass, the prepass and the shadow maps, which all morph alike).
 /// It draws meshes with normals; meshes with the chunk's morph attribute
-/// ([`ATTRIBUTE_MORPH`](crate::chunk::ATTRIBUTE_MORPH)) are morphed.
+/// ([`ATTRIBUTE_MORPH`](crate::chunk::ATTRIBUTE_MORPH)) are morphed, and meshes with biome
+/// weights ([`ATTRIBUTE_BIOMES`](crate::chunk::ATTRIBUTE_BIOMES)) blend their biomes' looks.
 pub type TerrainMaterial = ExtendedMaterial<StandardMaterial, TerrainMaterialExtension>;
 
 /// The terrain's part of [`TerrainMaterial`]: the layer rules as a uniform, and the layer
@@ -56,6 +59,32 @@ const SNOW: usize = MAX_BANDS + 2;
 #[derive(ShaderType, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Debug, Clone, PartialEq)]
 pub struct TerrainShading {
+    /// The looks of the ground: with biomes, biome `i`'s at `i` (its own `colours`, or the
+    /// config's); without, the config's `colours` at 0.
+    pub looks: [GroundLook; MAX_BIOMES],
+    /// Detail strength, 1 / detail size, fade distance, unused.
+    pub detail: Vec4,
+    /// Per level of detail, two a register: the distance where a chunk of that level begins
+    /// to morph to its parent's surface, and 1 / the length of its morph (0 at the top level,
+    /// which never morphs).
+    pub morph: [Vec4; MORPH_REGISTERS],
+    /// The viewers the chunks were chosen for, in world space: `x`, `z`, two a register.
+    pub viewers: [Vec4; 2],
+    /// How many of `viewers` are set (at most four: the morph measures from the first four).
+    pub viewer_count: Vec4,
+    /// The far colours of the scatter layers that have one, four registers each: colour and
+    /// cover; height range above sea level and its fade, and the layer's view distance; slope
+    /// range and fade, and the layer's biomes (bit `i` for biome `i`; 0 for everywhere); crease
+    /// range and fade, and whether the layer has a crease rule.
+    pub canopy: [Vec4; 4 * MAX_FAR_COLOURS],
+    /// How many far colours are set.
+    pub canopy_count: Vec4,
+}
+
+/// One look of the ground in [`TerrainShading`]: a [`TerrainColours`] packed for the shader.
+#[derive(ShaderType, Reflect, Clone, Copy, Debug, Default, PartialEq)]
+#[reflect(Debug, Clone, PartialEq)]
+pub struct GroundLook {
     /// Per layer: linear RGB and perceptual roughness. Layer 0 is the sea bed, 1 to 8 the
     /// bands, 9 rock, 10 snow.
     pub layers: [Vec4; LAYERS],
@@ -73,22 +102,6 @@ pub struct TerrainShading {
     pub snow: Vec4,
     /// Snow on (1) or off (0), crease strength, height blend, textures on (1) or off (0).
     pub flags: Vec4,
-    /// Detail strength, 1 / detail size, fade distance, unused.
-    pub detail: Vec4,
-    /// Per level of detail, two a register: the distance where a chunk of that level begins
-    /// to morph to its parent's surface, and 1 / the length of its morph (0 at the top level,
-    /// which never morphs).
-    pub morph: [Vec4; MORPH_REGISTERS],
-    /// The viewers the chunks were chosen for, in world space: `x`, `z`, two a register.
-    pub viewers: [Vec4; 2],
-    /// How many of `viewers` are set (at most four: the morph measures from the first four).
-    pub viewer_count: Vec4,
-    /// The far colours of the scatter layers that have one, four registers each: colour and
-    /// cover; height range above sea level and its fade, and the layer's view distance; slope
-    /// range and fade; crease range and fade, and whether the layer has a crease rule.
-    pub canopy: [Vec4; 4 * MAX_FAR_COLOURS],
-    /// How many far colours are set.
-    pub canopy_count: Vec4,
 }
 
 /// Registers of [`TerrainShading::morph`]: two levels each, levels 0 to [`MAX_LOD`].
@@ -108,7 +121,26 @@ impl TerrainShading {
     /// The shading of `config`'s look, with the texture layers `slots` assigned to the layers'
     /// textures, its chunks morphing by distance from `viewers` (world `x`, `z`).
     pub(crate) fn new(config: &TerrainConfig, slots: &LayerTextureSlots, viewers: &[Vec2]) -> Self {
-        let mut shading = Self::layers(&config.colours, config.sea_level, slots);
+        let detail = &config.colours.detail;
+        let mut shading = Self {
+            looks: [GroundLook::default(); MAX_BIOMES],
+            detail: Vec4::new(
+                detail.strength,
+                1.0 / detail.size.max(1e-3),
+                detail.fade_distance,
+                0.0,
+            ),
+            morph: [Vec4::ZERO; MORPH_REGISTERS],
+            viewers: [Vec4::ZERO; 2],
+            viewer_count: Vec4::ZERO,
+            canopy: [Vec4::ZERO; 4 * MAX_FAR_COLOURS],
+            canopy_count: Vec4::ZERO,
+        };
+        shading.looks[0] = GroundLook::new(&config.colours, config.sea_level, slots);
+        for (look, biome) in shading.looks.iter_mut().zip(&config.biomes) {
+            let colours = biome.colours.as_ref().unwrap_or(&config.colours);
+            *look = GroundLook::new(colours, config.sea_level, slots);
+        }
         let layout = config.lod_layout();
         for lod in 0..=MAX_LOD {
             // The top level never morphs: it starts beyond everything, at no rate.
@@ -141,7 +173,12 @@ impl TerrainShading {
             let range = |r: &crate::config::SoftRange| Vec3::new(r.min, r.max, r.fade);
             shading.canopy[4 * k] = Vec3::from(far.colour).extend(far.cover);
             shading.canopy[4 * k + 1] = range(&layer.height).extend(layer.view_distance);
-            shading.canopy[4 * k + 2] = range(&layer.slope).extend(0.0);
+            // The layer's biomes as a bit mask (at most 16 bits: exact in an f32).
+            let biomes = layer.biomes.iter().fold(0u32, |mask, name| {
+                let index = config.biomes.iter().position(|b| &b.name == name);
+                index.map_or(mask, |i| mask | (1 << i))
+            });
+            shading.canopy[4 * k + 2] = range(&layer.slope).extend(biomes as f32);
             shading.canopy[4 * k + 3] = match &layer.creases {
                 Some(c) => range(c).extend(1.0),
                 None => Vec4::ZERO,
@@ -150,10 +187,12 @@ impl TerrainShading {
         }
         shading
     }
+}
 
+impl GroundLook {
     /// The layer rules of `colours` with the sea at `sea_level`, with the texture layers
     /// `slots` assigned to the layers' textures.
-    fn layers(colours: &TerrainColours, sea_level: f32, slots: &LayerTextureSlots) -> Self {
+    fn new(colours: &TerrainColours, sea_level: f32, slots: &LayerTextureSlots) -> Self {
         let mut layers = [Vec4::ZERO; LAYERS];
         let mut textures = [Vec4::new(-1.0, -1.0, 0.25, 0.0); LAYERS];
         let mut set =
@@ -208,17 +247,6 @@ impl TerrainShading {
                 colours.height_blend,
                 f32::from(textured),
             ),
-            detail: Vec4::new(
-                colours.detail.strength,
-                1.0 / colours.detail.size.max(1e-3),
-                colours.detail.fade_distance,
-                0.0,
-            ),
-            morph: [Vec4::ZERO; MORPH_REGISTERS],
-            viewers: [Vec4::ZERO; 2],
-            viewer_count: Vec4::ZERO,
-            canopy: [Vec4::ZERO; 4 * MAX_FAR_COLOURS],
-            canopy_count: Vec4::ZERO,
         }
     }
 }
@@ -243,6 +271,8 @@ const TERRAIN_PREPASS_SHADER: &str = "embedded://bevy_perlin_terrain/render/terr
 /// The shader location of [`ATTRIBUTE_MORPH`]: past every location Bevy's mesh and prepass
 /// pipelines use (0 to 7).
 const MORPH_LOCATION: u32 = 8;
+/// The shader locations of [`ATTRIBUTE_BIOMES`] and its two weight attributes.
+const BIOMES_LOCATION: u32 = 9;
 
 impl MaterialExtension for TerrainMaterialExtension {
     fn fragment_shader() -> ShaderRef {
@@ -263,30 +293,68 @@ impl MaterialExtension for TerrainMaterialExtension {
     }
 
     /// Adds the morph attribute (when the mesh has it) to the vertex layout Bevy built for
-    /// the pass: the main pass, a prepass or a shadow map alike.
+    /// the pass: the main pass, a prepass or a shadow map alike; and the biome weights (when
+    /// the mesh has them), which the main pass's fragment shader reads.
     fn specialize(
         _pipeline: &MaterialExtensionPipeline,
         descriptor: &mut RenderPipelineDescriptor,
         layout: &MeshVertexBufferLayoutRef,
         _key: MaterialExtensionKey<Self>,
     ) -> Result<(), SpecializedMeshPipelineError> {
-        if layout.0.contains(ATTRIBUTE_MORPH)
-            && let Some(buffer) = descriptor.vertex.buffers.first_mut()
-        {
-            let morph = layout
-                .0
-                .get_layout(&[ATTRIBUTE_MORPH.at_shader_location(MORPH_LOCATION)])?;
-            buffer.attributes.extend(morph.attributes);
-            descriptor.vertex.shader_defs.push("TERRAIN_MORPH".into());
-        }
-        Ok(())
+        let morph = [ATTRIBUTE_MORPH];
+        add_attributes(descriptor, layout, &morph, MORPH_LOCATION, "TERRAIN_MORPH")?;
+        let biomes = [
+            ATTRIBUTE_BIOMES,
+            ATTRIBUTE_BIOME_WEIGHTS,
+            ATTRIBUTE_BIOME_WEIGHTS_HIGH,
+        ];
+        add_attributes(
+            descriptor,
+            layout,
+            &biomes,
+            BIOMES_LOCATION,
+            "TERRAIN_BIOMES",
+        )
     }
+}
+
+/// Adds `attributes` at the shader locations from `first` on to the vertex layout Bevy built
+/// for a pass, and the shader def `def` to its shaders, when the mesh has the first of them.
+pub(super) fn add_attributes(
+    descriptor: &mut RenderPipelineDescriptor,
+    layout: &MeshVertexBufferLayoutRef,
+    attributes: &[MeshVertexAttribute],
+    first: u32,
+    def: &str,
+) -> Result<(), SpecializedMeshPipelineError> {
+    let Some(&head) = attributes.first() else {
+        return Ok(());
+    };
+    if !layout.0.contains(head) {
+        return Ok(());
+    }
+    let Some(buffer) = descriptor.vertex.buffers.first_mut() else {
+        return Ok(());
+    };
+    let located: Vec<_> = (first..)
+        .zip(attributes)
+        .map(|(location, a)| a.at_shader_location(location))
+        .collect();
+    buffer
+        .attributes
+        .extend(layout.0.get_layout(&located)?.attributes);
+    descriptor.vertex.shader_defs.push(def.into());
+    if let Some(fragment) = descriptor.fragment.as_mut() {
+        fragment.shader_defs.push(def.into());
+    }
+    Ok(())
 }
 
 /// Embeds the terrain and water shaders and the libraries they import.
 pub(super) fn embed_shaders(app: &mut App) {
     bevy::shader::load_shader_library!(app, "noise.wgsl");
     bevy::shader::load_shader_library!(app, "terrain_bindings.wgsl");
+    bevy::shader::load_shader_library!(app, "terrain_io.wgsl");
     bevy::shader::load_shader_library!(app, "geomorph.wgsl");
     bevy::asset::embedded_asset!(app, "terrain.wgsl");
     bevy::asset::embedded_asset!(app, "terrain_vertex.wgsl");

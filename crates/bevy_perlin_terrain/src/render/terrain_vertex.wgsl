@@ -1,13 +1,15 @@
 // The terrain material's vertex shader for the main pass: Bevy's mesh vertex shader, with each
 // vertex morphed towards its parent level's surface (`geomorph.wgsl`). The prepass and shadow
 // maps use `terrain_prepass.wgsl`, which morphs through the same function, so every pass draws
-// the same ground.
+// the same ground. Chunks of a world with biomes pass on their biome weights. The sea's
+// material draws with it too (no morph), passing on its grid's water looks where biomes bring
+// waters of their own.
 
 #import bevy_pbr::{
     mesh_functions,
-    forward_io::VertexOutput,
     view_transformations::position_world_to_clip,
 }
+#import bevy_perlin_terrain::terrain_io::TerrainVertexOutput
 #ifdef TERRAIN_MORPH
 #import bevy_perlin_terrain::geomorph::morphed
 #endif
@@ -28,11 +30,21 @@ struct Vertex {
 #ifdef TERRAIN_MORPH
     @location(8) morph: vec4<f32>,
 #endif
+#ifdef TERRAIN_BIOMES
+    @location(9) biomes: u32,
+    @location(10) biome_weights: vec4<f32>,
+    @location(11) biome_weights_high: vec4<f32>,
+#endif
+#ifdef WATER_BIOMES
+    @location(12) water_shallow: vec4<f32>,
+    @location(13) water_deep: vec4<f32>,
+    @location(14) water_sky: vec4<f32>,
+#endif
 }
 
 @vertex
-fn vertex(v: Vertex) -> VertexOutput {
-    var out: VertexOutput;
+fn vertex(v: Vertex) -> TerrainVertexOutput {
+    var out: TerrainVertexOutput;
     let world_from_local = mesh_functions::get_world_from_local(v.instance_index);
 #ifdef TERRAIN_MORPH
     let m = morphed(v.instance_index, world_from_local, v.position, v.morph.x);
@@ -56,6 +68,16 @@ fn vertex(v: Vertex) -> VertexOutput {
 #endif
 #ifdef VERTEX_OUTPUT_INSTANCE_INDEX
     out.instance_index = v.instance_index;
+#endif
+#ifdef TERRAIN_BIOMES
+    out.biomes = v.biomes;
+    out.biome_weights = v.biome_weights;
+    out.biome_weights_high = v.biome_weights_high;
+#endif
+#ifdef WATER_BIOMES
+    out.water_shallow = v.water_shallow;
+    out.water_deep = v.water_deep;
+    out.water_sky = v.water_sky;
 #endif
 #ifdef VISIBILITY_RANGE_DITHER
     out.visibility_range_dither = mesh_functions::get_visibility_range_dither_level(

@@ -83,6 +83,9 @@ struct WantedTextures {
     /// Every texture name in the config, albedo names first, with its image.
     albedo: Vec<(String, Handle<Image>)>,
     normals: Vec<(String, Handle<Image>)>,
+    /// The first field naming each image (`biomes[2].colours.rock_texture.albedo`), for
+    /// error messages.
+    fields: HashMap<String, String>,
     /// Whether the arrays for these names are built (or failed and were reported).
     settled: bool,
 }
@@ -107,24 +110,32 @@ impl Plugin for TerrainTexturesPlugin {
     }
 }
 
-/// Every layer texture of `config`, with the field it is in (for error messages).
+/// Every layer texture of `config`'s looks (its `colours` and its biomes'), with the field it
+/// is in (for error messages).
 fn layer_textures(config: &TerrainConfig) -> Vec<(String, &LayerTexture)> {
-    let c = &config.colours;
-    let bands = c.bands.iter().enumerate().filter_map(|(i, b)| {
-        b.texture
-            .as_ref()
-            .map(|t| (format!("colours.bands[{i}].texture"), t))
+    let biomes = config.biomes.iter().enumerate().filter_map(|(i, b)| {
+        let colours = b.colours.as_ref()?;
+        Some((format!("biomes[{i}].colours"), colours))
     });
-    let rock = c
-        .rock_texture
-        .as_ref()
-        .map(|t| ("colours.rock_texture".to_string(), t));
-    let snow = c
-        .snow
-        .as_ref()
-        .and_then(|s| s.texture.as_ref())
-        .map(|t| ("colours.snow.texture".to_string(), t));
-    bands.chain(rock).chain(snow).collect()
+    let looks = std::iter::once(("colours".to_string(), &config.colours)).chain(biomes);
+    looks
+        .flat_map(|(field, c)| {
+            let bands = c.bands.iter().enumerate().filter_map(|(i, b)| {
+                let t = b.texture.as_ref()?;
+                Some((format!("{field}.bands[{i}].texture"), t))
+            });
+            let rock = c
+                .rock_texture
+                .as_ref()
+                .map(|t| (format!("{field}.rock_texture"), t));
+            let snow = c
+                .snow
+                .as_ref()
+                .and_then(|s| s.texture.as_ref())
+                .map(|t| (format!("{field}.snow.texture"), t));
+            bands.chain(rock).chain(snow).collect::<Vec<_>>()
+        })
+        .collect()
 }
 
 /// Run condition of [`request_textures`]: whether the config or the texture registry changed.
@@ -156,20 +167,26 @@ fn request_textures(
     let textures = layer_textures(active.config());
     let mut albedo: Vec<(String, Handle<Image>)> = Vec::new();
     let mut normals: Vec<(String, Handle<Image>)> = Vec::new();
-    for (_, texture) in &textures {
+    let mut fields = HashMap::new();
+    for (field, texture) in &textures {
         if !albedo.iter().any(|(n, _)| *n == texture.albedo) {
             albedo.push(resolve(&texture.albedo));
+            fields.insert(texture.albedo.clone(), format!("{field}.albedo"));
         }
         if let Some(normal) = &texture.normal
             && !normals.iter().any(|(n, _)| n == normal)
         {
             normals.push(resolve(normal));
+            fields
+                .entry(normal.clone())
+                .or_insert_with(|| format!("{field}.normal"));
         }
     }
     if albedo != wanted.albedo || normals != wanted.normals {
         *wanted = WantedTextures {
             albedo,
             normals,
+            fields,
             settled: false,
         };
         if wanted.albedo.is_empty() {
@@ -198,7 +215,10 @@ fn build_texture_arrays(
     let all = wanted.albedo.iter().chain(&wanted.normals);
     for (name, handle) in all.clone() {
         if let Some(bevy::asset::LoadState::Failed(e)) = assets.get_load_state(handle) {
-            error!("terrain texture \"{name}\" failed to load: {e}; layers keep their colours");
+            let field = wanted.fields.get(name).map_or("", String::as_str);
+            error!(
+                "terrain texture \"{name}\" ({field}) failed to load: {e}; layers keep their colours"
+            );
             wanted.settled = true;
             return;
         }

@@ -1,17 +1,26 @@
 //! The sea: one flat surface at `sea_level` under the terrain root, moved with the viewers so
 //! its edge is never in sight, drawn by [`WaterMaterial`] (`water.wgsl`): colour by the depth of
 //! water over the ground, Fresnel reflection of the sky, small moving waves, foam on the shore.
+//! Where biomes bring waters of their own, the surface is a grid whose vertices carry the
+//! biomes' water looks blended by their weights.
 
 use super::{ActiveLook, TerrainMaterials};
 use crate::config::{TerrainConfig, Water};
-use crate::ground::ActiveTerrainConfig;
+use crate::ground::{ActiveTerrainConfig, TerrainSampler};
 use crate::sets::{TerrainLook, TerrainSystems};
 use crate::stream::{ChunkRegistry, TerrainViewer};
+use bevy::asset::RenderAssetUsages;
 use bevy::core_pipeline::prepass::DepthPrepass;
 use bevy::light::NotShadowCaster;
+use bevy::mesh::{
+    Indices, MeshVertexAttribute, MeshVertexBufferLayoutRef, PrimitiveTopology, VertexFormat,
+};
 use bevy::pbr::{ExtendedMaterial, MaterialExtension};
+use bevy::pbr::{MaterialExtensionKey, MaterialExtensionPipeline};
 use bevy::prelude::*;
-use bevy::render::render_resource::{AsBindGroup, ShaderType};
+use bevy::render::render_resource::{
+    AsBindGroup, RenderPipelineDescriptor, ShaderType, SpecializedMeshPipelineError,
+};
 use bevy::shader::ShaderRef;
 
 /// The sea's material: `StandardMaterial` lighting (alpha-blended), colour, transparency and
@@ -51,11 +60,141 @@ impl WaterShading {
 }
 
 const WATER_SHADER: &str = "embedded://bevy_perlin_terrain/render/water.wgsl";
+const TERRAIN_VERTEX_SHADER: &str = "embedded://bevy_perlin_terrain/render/terrain_vertex.wgsl";
+
+/// The sea's shallow colour and the depth that looks deep at a vertex of its grid (the water
+/// looks of the biomes there, blended by their weights): [`WaterShading::shallow`] per vertex.
+pub const ATTRIBUTE_WATER_SHALLOW: MeshVertexAttribute = MeshVertexAttribute::new(
+    "TerrainWaterShallow",
+    0x7e22_a1d0_5eed_0005,
+    VertexFormat::Float32x4,
+);
+
+/// [`WaterShading::deep`] per vertex of the sea's grid.
+pub const ATTRIBUTE_WATER_DEEP: MeshVertexAttribute = MeshVertexAttribute::new(
+    "TerrainWaterDeep",
+    0x7e22_a1d0_5eed_0006,
+    VertexFormat::Float32x4,
+);
+
+/// [`WaterShading::sky`] per vertex of the sea's grid.
+pub const ATTRIBUTE_WATER_SKY: MeshVertexAttribute = MeshVertexAttribute::new(
+    "TerrainWaterSky",
+    0x7e22_a1d0_5eed_0007,
+    VertexFormat::Float32x4,
+);
+
+/// The shader location of [`ATTRIBUTE_WATER_SHALLOW`] (then the deep and sky attributes): past
+/// every location of Bevy's mesh pipeline, as the terrain's own attributes.
+const WATER_LOCATION: u32 = 12;
 
 impl MaterialExtension for WaterMaterialExtension {
     fn fragment_shader() -> ShaderRef {
         WATER_SHADER.into()
     }
+
+    /// The terrain's vertex shader, which passes on the water attributes when the mesh has them.
+    fn vertex_shader() -> ShaderRef {
+        TERRAIN_VERTEX_SHADER.into()
+    }
+
+    /// Adds the water attributes (when the sea's mesh has them) to the vertex layout.
+    fn specialize(
+        _pipeline: &MaterialExtensionPipeline,
+        descriptor: &mut RenderPipelineDescriptor,
+        layout: &MeshVertexBufferLayoutRef,
+        _key: MaterialExtensionKey<Self>,
+    ) -> Result<(), SpecializedMeshPipelineError> {
+        let water = [
+            ATTRIBUTE_WATER_SHALLOW,
+            ATTRIBUTE_WATER_DEEP,
+            ATTRIBUTE_WATER_SKY,
+        ];
+        super::terrain_material::add_attributes(
+            descriptor,
+            layout,
+            &water,
+            WATER_LOCATION,
+            "WATER_BIOMES",
+        )
+    }
+}
+
+/// Quads a side of the sea's grid when biomes bring waters of their own.
+const WATER_GRID: usize = 128;
+
+/// The sea's mesh, a unit square (scaled and placed by its transform) centred at `centre` and
+/// `half` metres across each way: one quad, or, where biomes of `config` bring waters of their
+/// own, a grid whose vertices carry the water looks of the biomes there blended by their
+/// weights (from `sampler`).
+fn water_mesh(
+    config: &TerrainConfig,
+    sampler: Option<&TerrainSampler>,
+    centre: Vec2,
+    half: f32,
+) -> Mesh {
+    let plain = || Plane3d::default().mesh().size(1.0, 1.0).build();
+    let Some(sampler) = sampler.filter(|_| config.biomes.iter().any(|b| b.water.is_some())) else {
+        return plain();
+    };
+    let n = WATER_GRID + 1;
+    let spacing = 2.0 * f64::from(half) / WATER_GRID as f64;
+    let origin = [f64::from(centre.x - half), f64::from(centre.y - half)];
+    let weights = sampler.biome_weight_grid(origin, spacing, [n, n]);
+    if weights.is_empty() {
+        return plain();
+    }
+    let default = config.water.clone().unwrap_or_default();
+    let looks: Vec<WaterShading> = (config.biomes.iter())
+        .map(|b| WaterShading::new(b.water.as_ref().unwrap_or(&default)))
+        .collect();
+    let mut shading = vec![[Vec4::ZERO; 3]; n * n];
+    for (biome, weights) in &weights {
+        let Some(look) = looks.get(*biome) else {
+            continue;
+        };
+        for (s, &w) in shading.iter_mut().zip(weights) {
+            s[0] += w * look.shallow;
+            s[1] += w * look.deep;
+            s[2] += w * look.sky;
+        }
+    }
+    let unit = |k: usize| k as f32 / WATER_GRID as f32;
+    let grid = (0..n).flat_map(|j| (0..n).map(move |i| (i, j)));
+    let positions: Vec<[f32; 3]> = grid
+        .clone()
+        .map(|(i, j)| [unit(i) - 0.5, 0.0, unit(j) - 0.5])
+        .collect();
+    let uvs: Vec<[f32; 2]> = grid.map(|(i, j)| [unit(i), unit(j)]).collect();
+    // Two triangles a quad, counter-clockwise seen from above.
+    let mut indices = Vec::with_capacity(6 * WATER_GRID * WATER_GRID);
+    for j in 0..WATER_GRID {
+        for i in 0..WATER_GRID {
+            let [a, b, c, d] = [
+                j * n + i,
+                j * n + i + 1,
+                (j + 1) * n + i,
+                (j + 1) * n + i + 1,
+            ]
+            .map(|v| v as u32);
+            indices.extend([a, c, b, b, c, d]);
+        }
+    }
+    let attribute = |k: usize| shading.iter().map(|s| s[k].to_array()).collect::<Vec<_>>();
+    Mesh::new(
+        PrimitiveTopology::TriangleList,
+        RenderAssetUsages::MAIN_WORLD | RenderAssetUsages::RENDER_WORLD,
+    )
+    .with_inserted_attribute(
+        Mesh::ATTRIBUTE_NORMAL,
+        vec![[0.0, 1.0, 0.0]; positions.len()],
+    )
+    .with_inserted_attribute(Mesh::ATTRIBUTE_POSITION, positions)
+    .with_inserted_attribute(Mesh::ATTRIBUTE_UV_0, uvs)
+    .with_inserted_attribute(ATTRIBUTE_WATER_SHALLOW, attribute(0))
+    .with_inserted_attribute(ATTRIBUTE_WATER_DEEP, attribute(1))
+    .with_inserted_attribute(ATTRIBUTE_WATER_SKY, attribute(2))
+    .with_inserted_indices(Indices::U32(indices))
 }
 
 /// A new water material for `config` (default water if it has none).
@@ -134,16 +273,31 @@ fn water_may_move(
 /// A viewing camera without a depth prepass.
 type ViewerWithoutPrepass = (With<Camera3d>, With<TerrainViewer>, Without<DepthPrepass>);
 
+/// What the sea's grid was last built for (where biomes bring waters of their own): where,
+/// how large, which ground and which looks.
+#[derive(Clone, PartialEq)]
+struct WaterGrid {
+    centre: Vec2,
+    half: f32,
+    generation: u64,
+    looks: Vec<Option<Water>>,
+}
+
 /// Spawns, moves and removes the sea surface: centred on the viewers, reaching `view_distance`
-/// plus a chunk past the farthest, at `sea_level`.
+/// plus a chunk past the farthest, at `sea_level`. Where biomes bring waters of their own, its
+/// grid moves in steps of its own spacing (so its vertices stay on the same world positions)
+/// and is rebuilt when it moves.
+#[allow(clippy::too_many_arguments, reason = "a system's parameters")]
 fn place_water(
     mut commands: Commands,
     look: Res<ActiveLook>,
     active: Option<Res<ActiveTerrainConfig>>,
+    sampler: Option<Res<TerrainSampler>>,
     registry: Res<ChunkRegistry>,
     materials: Option<Res<TerrainMaterials>>,
     mut meshes: Option<ResMut<Assets<Mesh>>>,
-    mut water: Query<(Entity, &mut Transform, Option<&ChildOf>), With<TerrainWater>>,
+    mut water: Query<(Entity, &mut Transform, Option<&ChildOf>, &Mesh3d), With<TerrainWater>>,
+    mut built: Local<Option<WaterGrid>>,
 ) {
     let (Some(active), Some(materials), Some(root)) = (active, materials, registry.root()) else {
         return;
@@ -161,18 +315,39 @@ fn place_water(
         (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)),
         |(l, h), p| (l.min(p.xz()), h.max(p.xz())),
     );
-    let step = config.chunk_size;
+    let mut step = config.chunk_size;
+    let mut half = (high - low).max_element() * 0.5 + config.view_distance + 2.0 * step;
+    let biome_water = config.biomes.iter().any(|b| b.water.is_some());
+    if biome_water {
+        // Steps of the grid's spacing, and that much more sea around.
+        step = step.max(2.0 * half / WATER_GRID as f32);
+        half += step;
+    }
     let centre = ((low + high) * 0.5 / step).round() * step;
-    let half = (high - low).max_element() * 0.5 + config.view_distance + 2.0 * step;
+    let grid = biome_water.then(|| WaterGrid {
+        centre,
+        half,
+        generation: active.generation(),
+        looks: std::iter::once(config.water.clone())
+            .chain(config.biomes.iter().map(|b| b.water.clone()))
+            .collect(),
+    });
+    let sampler = sampler.as_deref();
     let place = Transform::from_xyz(centre.x, config.sea_level, centre.y).with_scale(Vec3::new(
         2.0 * half,
         1.0,
         2.0 * half,
     ));
     match water.iter_mut().next() {
-        Some((entity, mut transform, parent)) => {
+        Some((entity, mut transform, parent, mesh)) => {
             if *transform != place {
                 *transform = place;
+            }
+            if *built != grid
+                && let Some(meshes) = meshes.as_mut()
+            {
+                let _ = meshes.insert(&mesh.0, water_mesh(config, sampler, centre, half));
+                *built = grid;
             }
             if parent.is_none_or(|p| p.parent() != root) {
                 commands.entity(entity).try_insert(ChildOf(root));
@@ -185,12 +360,13 @@ fn place_water(
             commands.spawn((
                 TerrainWater,
                 Name::new("terrain water"),
-                Mesh3d(meshes.add(Plane3d::default().mesh().size(1.0, 1.0))),
+                Mesh3d(meshes.add(water_mesh(config, sampler, centre, half))),
                 MeshMaterial3d(materials.water.clone()),
                 NotShadowCaster,
                 place,
                 ChildOf(root),
             ));
+            *built = grid;
         }
     }
 }

@@ -1,10 +1,11 @@
 // The water material's fragment shader: colour and transparency by the depth of water over the
 // ground (read from the depth prepass), small moving waves, Fresnel reflection of the sky, foam
-// along the shore; then Bevy's PBR lighting, fog and tonemapping.
+// along the shore; then Bevy's PBR lighting, fog and tonemapping. Where biomes bring waters of
+// their own, the look comes from the vertices (each biome's, blended) instead of the uniform.
 
 #import bevy_pbr::{
     pbr_fragment::pbr_input_from_standard_material,
-    forward_io::{VertexOutput, FragmentOutput},
+    forward_io::FragmentOutput,
     pbr_functions::{apply_pbr_lighting, main_pass_post_lighting_processing},
     mesh_view_bindings::{view, globals},
     view_transformations::{frag_coord_to_ndc, position_ndc_to_world},
@@ -13,6 +14,7 @@
 #import bevy_pbr::prepass_utils::prepass_depth
 #endif
 #import bevy_perlin_terrain::noise::{value_noise, fbm3}
+#import bevy_perlin_terrain::terrain_io::{TerrainVertexOutput, bevy_output}
 
 struct WaterShading {
     // Shallow colour, depth that looks deep (m).
@@ -23,11 +25,17 @@ struct WaterShading {
     sky: vec4<f32>,
 }
 
-@group(#{MATERIAL_BIND_GROUP}) @binding(100) var<uniform> shading: WaterShading;
+@group(#{MATERIAL_BIND_GROUP}) @binding(100) var<uniform> water: WaterShading;
 
 @fragment
-fn fragment(in: VertexOutput, @builtin(front_facing) is_front: bool) -> FragmentOutput {
+fn fragment(sea: TerrainVertexOutput, @builtin(front_facing) is_front: bool) -> FragmentOutput {
+    let in = bevy_output(sea);
     var pbr_input = pbr_input_from_standard_material(in, is_front);
+#ifdef WATER_BIOMES
+    let shading = WaterShading(sea.water_shallow, sea.water_deep, sea.water_sky);
+#else
+    let shading = water;
+#endif
     let p = in.world_position.xyz;
     let t = globals.time;
 

@@ -4,11 +4,15 @@
 //! configs name the field.
 
 use bevy::math::IVec2;
-use bevy_perlin_terrain::chunk::{ChunkJob, ChunkMeshData, build_chunk_mesh};
+use bevy::math::Vec3;
+use bevy::mesh::VertexAttributeValues;
+use bevy_perlin_terrain::chunk::{
+    ATTRIBUTE_BIOMES, ChunkJob, ChunkMeshData, ColourRamp, build_chunk_mesh,
+};
 use bevy_perlin_terrain::config::parse_config;
 use bevy_perlin_terrain::perlin_core::NoiseTables;
 use bevy_perlin_terrain::scatter::{ScatterJob, place_scatter};
-use bevy_perlin_terrain::{Biome, TerrainConfig, TerrainSampler};
+use bevy_perlin_terrain::{Biome, Climate, TerrainConfig, TerrainSampler};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -113,7 +117,15 @@ fn one_biome_everywhere_is_the_single_recipe_bit_for_bit() {
         ..plain.clone()
     };
     for (coord, lod) in [(IVec2::new(3, -2), 0), (IVec2::new(-40, 17), 2)] {
-        assert_eq!(build(&plain, coord, lod), build(&one, coord, lod));
+        // The same mesh, and the one biome's look everywhere.
+        let mut everywhere = build(&one, coord, lod);
+        assert_eq!(everywhere.biomes, [0]);
+        assert!(everywhere.biome_weights.iter().all(|w| w[0] == 255));
+        (everywhere.biomes, everywhere.biome_weights) = (Vec::new(), Vec::new());
+        assert!(
+            build(&plain, coord, lod) == everywhere,
+            "{coord} at level {lod}"
+        );
     }
     let (a, b) = (sampler(&plain), sampler(&one));
     assert_eq!(a.biome(10.0, 20.0), None);
@@ -406,9 +418,9 @@ fn bad_biomes_name_the_field_and_what_is_allowed() {
             "the name of one of the config's biomes",
         ),
         (
-            "(biomes: [(name: \"a\")], scatter: [(name: \"t\", biomes: [\"a\"], far_colour: Some(()))])".into(),
-            "`scatter[0].far_colour`",
-            "None for a layer limited to biomes",
+            "(biomes: [(name: \"a\", colours: Some((bands: [(up_to: 5.0, colour: (2.0, 0.0, 0.0))])))])".into(),
+            "`biomes[0].colours.bands[0].colour`",
+            "three numbers from 0 to 1",
         ),
         (
             "(biomes: [(name: \"a\", look: 3)])".into(),
@@ -473,4 +485,157 @@ fn a_layer_grows_only_in_its_biomes_and_thins_across_their_borders() {
     assert!(inside > 100, "{inside} trees inside the forest");
     assert!(border > 0, "no tree in a border");
     assert!(outside_cells > 10, "the line stays in the forest");
+}
+
+/// Each biome's weight at a point, by its index in `config`'s biomes.
+fn weights_by_index(config: &TerrainConfig, s: &TerrainSampler, x: f64, z: f64) -> Vec<f32> {
+    let mut out = vec![0.0; config.biomes.len()];
+    for (name, w) in s.biome_weights(x, z) {
+        let k = config.biomes.iter().position(|b| b.name == name);
+        out[k.expect("a biome of the config")] = w;
+    }
+    out
+}
+
+/// A vertex's weights by biome index, from a mesh's slots.
+fn mesh_weights(config: &TerrainConfig, mesh: &ChunkMeshData, vertex: usize) -> Vec<f32> {
+    let mut out = vec![0.0; config.biomes.len()];
+    for (&b, &w) in mesh.biomes.iter().zip(&mesh.biome_weights[vertex]) {
+        out[b as usize] = f32::from(w) / 255.0;
+    }
+    out
+}
+
+#[test]
+fn chunks_carry_the_weights_their_ground_blends_and_the_colours_follow() {
+    let config = world();
+    let sampler = sampler(&config);
+    let index = |name: &str| config.biomes.iter().position(|b| b.name == name).unwrap() as u8;
+    // A border between two biomes of different looks.
+    let ((x, z), west, east) = (0..40)
+        .map(|k| border(&sampler, (1000.0, 3000.0 + 2500.0 * k as f64)))
+        .find(|(_, w, e)| {
+            config.biomes[index(w) as usize].colours != config.biomes[index(e) as usize].colours
+        })
+        .expect("a border between two looks");
+    let size = config.chunk_size as f64;
+    let coord = IVec2::new((x / size).floor() as i32, (z / size).floor() as i32);
+    let n = config.chunk_resolution as usize;
+    let mesh = build(&config, coord, 0);
+    // The looks save and read back the same.
+    let again = parse_config("again.terrain.ron", config.to_ron().as_bytes());
+    assert_eq!(again.ok().as_ref(), Some(&config));
+    assert!(mesh.biomes.contains(&index(&west)) && mesh.biomes.contains(&index(&east)));
+    assert_eq!(mesh.biome_weights.len(), mesh.positions.len(), "skirts too");
+    let ramps: Vec<ColourRamp> = config
+        .biomes
+        .iter()
+        .map(|b| {
+            ColourRamp::new(
+                b.colours.as_ref().unwrap_or(&config.colours),
+                config.sea_level,
+            )
+        })
+        .collect();
+    let mut blended = 0;
+    for j in (0..n).step_by(4) {
+        for i in (0..n).step_by(4) {
+            let [px, pz] = config.vertex_position(coord, 0, i as u32, j as u32);
+            let k = j * n + i;
+            // The ground's weights, to the nearest 255th.
+            let expected = weights_by_index(&config, &sampler, px, pz);
+            let got = mesh_weights(&config, &mesh, k);
+            for (b, (e, g)) in expected.iter().zip(&got).enumerate() {
+                assert!(
+                    (e - g).abs() <= 0.6 / 255.0,
+                    "biome {b} at ({px}, {pz}): {e} vs {g}"
+                );
+            }
+            // The vertex colour: each biome's ramp, blended by its weight.
+            let (h, normal) = (mesh.positions[k][1], Vec3::from(mesh.normals[k]));
+            let mut colour = Vec3::ZERO;
+            for (ramp, w) in ramps.iter().zip(&expected) {
+                colour += *w * Vec3::from_slice(&ramp.colour(h, normal)[..3]);
+            }
+            let c = Vec3::from_slice(&mesh.colors[k][..3]);
+            assert!(c.abs_diff_eq(colour, 1e-5), "({px}, {pz}): {c} vs {colour}");
+            blended += usize::from(expected.iter().filter(|&&w| w > 0.05).count() > 1);
+        }
+    }
+    assert!(blended > 100, "{blended} of 289 vertices blend two looks");
+    // The slots, packed in the mesh for the material: four bits a biome.
+    let packed = mesh
+        .biomes
+        .iter()
+        .enumerate()
+        .fold(0u32, |p, (k, &b)| p | u32::from(b) << (4 * k));
+    match mesh.clone().into_mesh().attribute(ATTRIBUTE_BIOMES) {
+        Some(VertexAttributeValues::Uint32(slots)) => {
+            assert!(slots.iter().all(|&s| s == packed));
+        }
+        other => panic!("no biome slots: {other:?}"),
+    }
+    // The neighbour to the east gives the shared edge the same weights, biome by biome.
+    let east_chunk = build(&config, coord + IVec2::X, 0);
+    for t in 0..n {
+        assert_eq!(
+            mesh_weights(&config, &mesh, t * n + n - 1),
+            mesh_weights(&config, &east_chunk, t * n)
+        );
+    }
+    // Inside one biome: one slot, all of the weight.
+    let inside = (0..200)
+        .map(|k| build(&config, coord + IVec2::new(40 + 3 * k, 0), 0))
+        .find(|m| m.biomes.len() == 1)
+        .expect("a chunk inside one biome within 40 km");
+    assert!(
+        inside
+            .biome_weights
+            .iter()
+            .all(|w| *w == [255, 0, 0, 0, 0, 0, 0, 0])
+    );
+    // No biomes, no weights.
+    let plain = build(&TerrainConfig::default(), coord, 0);
+    assert!(plain.biomes.is_empty() && plain.biome_weights.is_empty());
+    assert!(plain.into_mesh().attribute(ATTRIBUTE_BIOMES).is_none());
+}
+
+#[test]
+fn a_chunk_where_more_than_eight_biomes_weigh_in_shows_the_eight_that_weigh_most() {
+    // Sixteen biomes in stripes of temperature, on small climate regions.
+    let biomes = (0..16)
+        .map(|k| Biome {
+            name: format!("b{k}"),
+            temperature: (-1.0 + k as f32 / 8.0, -1.0 + (k + 1) as f32 / 8.0),
+            height_offset: 10.0 * k as f32,
+            ..Biome::default()
+        })
+        .collect();
+    let config = TerrainConfig {
+        biomes,
+        climate: Climate {
+            scale: 1000.0,
+            continent_scale: 1000.0,
+            blend: 100.0,
+        },
+        ..TerrainConfig::default()
+    };
+    config.validate().expect("a valid config");
+    let (mut most, mut checked) = (0, 0);
+    for k in 0..6 {
+        let mesh = build(&config, IVec2::new(k, -k), config.max_lod());
+        most = most.max(mesh.biomes.len());
+        if mesh.biomes.len() < 8 {
+            continue;
+        }
+        checked += 1;
+        assert_eq!(mesh.biomes.len(), 8);
+        assert!(mesh.biomes.windows(2).all(|p| p[0] < p[1]));
+        // The kept biomes' weights, scaled up to sum to 255 (within rounding) everywhere.
+        for w in &mesh.biome_weights {
+            let sum: u32 = w.iter().map(|&q| u32::from(q)).sum();
+            assert!((251..=259).contains(&sum), "{w:?}");
+        }
+    }
+    assert!(checked > 0, "at most {most} biomes in a chunk");
 }

@@ -7,7 +7,9 @@ use bevy::mesh::{Mesh, VertexAttributeValues};
 use bevy::prelude::*;
 use bevy_perlin_terrain::chunk::{ChunkJob, build_chunk_mesh};
 use bevy_perlin_terrain::prelude::*;
-use bevy_perlin_terrain::{HeightBand, LayerTexture, TerrainShading, TerrainTables, WaterMaterial};
+use bevy_perlin_terrain::{
+    HeightBand, LayerTexture, TerrainSampler, TerrainShading, TerrainTables, WaterMaterial,
+};
 
 /// A headless app with the material assets (no renderer: the materials are created and kept
 /// in step, nothing draws them).
@@ -67,11 +69,11 @@ fn chunks_get_the_terrain_material_and_a_change_of_colours_rebuilds_nothing() {
     }
     let s = shading(&app);
     assert_eq!(
-        s.layers[2].truncate(),
+        s.looks[0].layers[2].truncate(),
         Vec3::from(config.colours.bands[1].colour)
     );
-    assert_eq!(s.heights.x, config.sea_level);
-    assert_eq!(s.flags.x, 1.0, "the default has snow");
+    assert_eq!(s.looks[0].heights.x, config.sea_level);
+    assert_eq!(s.looks[0].flags.x, 1.0, "the default has snow");
 
     // New colours, no snow, murkier water: the materials change, no chunk is rebuilt.
     let generation_before = generation(&app);
@@ -82,8 +84,8 @@ fn chunks_get_the_terrain_material_and_a_change_of_colours_rebuilds_nothing() {
     changed.water.as_mut().unwrap().shallow = [0.2, 0.2, 0.1];
     switch(&mut app, changed);
     let s = shading(&app);
-    assert_eq!(s.layers[2].truncate(), Vec3::new(0.5, 0.1, 0.1));
-    assert_eq!(s.flags.x, 0.0);
+    assert_eq!(s.looks[0].layers[2].truncate(), Vec3::new(0.5, 0.1, 0.1));
+    assert_eq!(s.looks[0].flags.x, 0.0);
     let water = &app.world().resource::<TerrainMaterials>().water;
     let water = app
         .world()
@@ -357,12 +359,16 @@ fn layer_textures_registered_in_code_become_layers_of_one_mipmapped_array() {
     // Sand (bands[0] and rock) is array layer 0, grass layer 1; 2 m per repeat.
     let s = extension.shading;
     assert_eq!(
-        (s.textures[1].x, s.textures[2].x, s.textures[9].x),
+        (
+            s.looks[0].textures[1].x,
+            s.looks[0].textures[2].x,
+            s.looks[0].textures[9].x
+        ),
         (0.0, 1.0, 0.0)
     );
-    assert_eq!(s.textures[1].y, -1.0, "no normal map");
-    assert_eq!(s.textures[1].z, 0.5);
-    assert_eq!(s.flags.w, 1.0);
+    assert_eq!(s.looks[0].textures[1].y, -1.0, "no normal map");
+    assert_eq!(s.looks[0].textures[1].z, 0.5);
+    assert_eq!(s.looks[0].flags.w, 1.0);
 
     // A grass image of another size: reported, and every layer falls back to its colour.
     let other = app
@@ -378,6 +384,164 @@ fn layer_textures_registered_in_code_become_layers_of_one_mipmapped_array() {
     let materials = app.world().resource::<Assets<TerrainMaterial>>();
     let extension = &materials.get(&terrain).unwrap().extension;
     assert!(extension.albedo.is_none());
-    assert_eq!(extension.shading.textures[2].x, -1.0);
-    assert_eq!(extension.shading.flags.w, 0.0);
+    assert_eq!(extension.shading.looks[0].textures[2].x, -1.0);
+    assert_eq!(extension.shading.looks[0].flags.w, 0.0);
+}
+
+#[test]
+fn each_biome_brings_its_look_and_a_change_of_one_rebuilds_nothing() {
+    let mut config = crate::biomes::world();
+    config.view_distance = 1000.0;
+    let index = |name: &str| config.biomes.iter().position(|b| b.name == name).unwrap();
+    let (dunes, plains, forest) = (index("dunes"), index("plains"), index("forest"));
+    let (mut app, _) = look_app(
+        config.clone(),
+        TerrainLook::Material,
+        Vec3::new(0.0, 900.0, 0.0),
+    );
+    settle(&mut app);
+    let s = shading(&app);
+    let own = config.biomes[dunes].colours.as_ref().unwrap();
+    assert_eq!(
+        s.looks[dunes].layers[1].truncate(),
+        Vec3::from(own.bands[0].colour)
+    );
+    assert_eq!(s.looks[dunes].flags.x, 0.0, "no snow on the dunes");
+    assert_eq!(
+        s.looks[plains].layers[2].truncate(),
+        Vec3::from(config.colours.bands[1].colour),
+        "a biome without a look of its own has the config's"
+    );
+    // The far colours grow in their layers' biomes only: trees (the first with one) in the
+    // forest, shrubs in the dunes and the canyonlands.
+    assert_eq!(s.canopy_count.x, 2.0);
+    assert_eq!(s.canopy[2].w as u32, 1 << forest);
+    assert_eq!(
+        s.canopy[6].w as u32,
+        (1 << dunes) | (1 << index("canyonlands"))
+    );
+    // Every chunk carries its biomes for the material.
+    let world = app.world_mut();
+    let mut q = world.query_filtered::<&Mesh3d, With<TerrainChunk>>();
+    let meshes = world.resource::<Assets<Mesh>>();
+    for mesh in q.iter(world) {
+        let mesh = meshes.get(&mesh.0).unwrap();
+        assert!(
+            mesh.attribute(bevy_perlin_terrain::chunk::ATTRIBUTE_BIOMES)
+                .is_some()
+        );
+    }
+
+    // Redder sand: the material changes, no chunk is rebuilt.
+    let generation_before = generation(&app);
+    drain::<ChunkRemeshed>(&mut app);
+    let mut changed = config.clone();
+    changed.biomes[dunes].colours.as_mut().unwrap().bands[0].colour = [0.9, 0.1, 0.1];
+    switch(&mut app, changed);
+    assert_eq!(
+        shading(&app).looks[dunes].layers[1].truncate(),
+        Vec3::new(0.9, 0.1, 0.1)
+    );
+    assert_eq!(generation(&app), generation_before);
+    assert!(drain::<ChunkRemeshed>(&mut app).is_empty());
+}
+
+#[test]
+fn the_sea_takes_each_biomes_water_blended_across_their_borders() {
+    let mut config = crate::biomes::world();
+    config.view_distance = 6000.0;
+    config.scatter.clear();
+    let (mut app, viewer) = look_app(
+        config.clone(),
+        TerrainLook::Material,
+        Vec3::new(0.0, 900.0, 0.0),
+    );
+    let sea = |app: &mut App| -> (Transform, Vec<Vec4>) {
+        for _ in 0..3 {
+            app.update();
+        }
+        let world = app.world_mut();
+        let mut q = world.query_filtered::<(&Transform, &Mesh3d), With<TerrainWater>>();
+        let [(place, mesh)] = q.iter(world).collect::<Vec<_>>()[..] else {
+            panic!("one sea surface")
+        };
+        let mesh = world.resource::<Assets<Mesh>>().get(&mesh.0).unwrap();
+        let Some(VertexAttributeValues::Float32x4(shallow)) =
+            mesh.attribute(bevy_perlin_terrain::ATTRIBUTE_WATER_SHALLOW)
+        else {
+            panic!("no water looks on the sea's vertices")
+        };
+        (*place, shallow.iter().map(|&v| Vec4::from(v)).collect())
+    };
+    let (place, shallow) = sea(&mut app);
+    let n = 129;
+    assert_eq!(shallow.len(), n * n);
+    // The looks: the config's, the sea's and the coast's.
+    let look = |w: &bevy_perlin_terrain::Water| Vec3::from(w.shallow).extend(w.depth);
+    let own = |name: &str| {
+        let biome = config.biomes.iter().find(|b| b.name == name).unwrap();
+        look(biome.water.as_ref().unwrap())
+    };
+    let (plain, open_sea, lagoon) = (
+        look(config.water.as_ref().unwrap()),
+        own("sea"),
+        own("coast"),
+    );
+    let sampler = app.world().resource::<TerrainSampler>().clone();
+    let position = |k: usize| {
+        let unit = |i: usize| i as f32 / (n - 1) as f32 - 0.5;
+        let p = place.translation.xz() + Vec2::new(unit(k % n), unit(k / n)) * place.scale.xz();
+        (f64::from(p.x), f64::from(p.y))
+    };
+    let mut blended = 0;
+    for (k, v) in shallow.iter().enumerate() {
+        // Each vertex is a blend of the looks, and a vertex of one look alone lies in a biome
+        // of that look.
+        let (low, high) = (
+            plain.min(open_sea).min(lagoon),
+            plain.max(open_sea).max(lagoon),
+        );
+        assert!(
+            v.cmpge(low - 1e-5).all() && v.cmple(high + 1e-5).all(),
+            "{v}"
+        );
+        let (x, z) = position(k);
+        let biome = sampler.biome(x, z).unwrap();
+        if v.abs_diff_eq(open_sea, 1e-5) {
+            assert_eq!(biome, "sea", "({x}, {z})");
+        } else if v.abs_diff_eq(lagoon, 1e-5) {
+            assert_eq!(biome, "coast", "({x}, {z})");
+        } else if v.abs_diff_eq(plain, 1e-5) {
+            assert!(biome != "sea" && biome != "coast", "({x}, {z}): {biome}");
+        } else {
+            blended += 1;
+        }
+    }
+    for (name, look) in [("config's", plain), ("sea's", open_sea)] {
+        assert!(
+            shallow.iter().any(|v| v.abs_diff_eq(look, 1e-5)),
+            "no {name} water"
+        );
+    }
+    // The coast is a narrow band, mostly border: its lagoons show where its water (8 m deep)
+    // weighs most, shallower than both others (12 and 25 m).
+    assert!(shallow.iter().any(|v| v.w < plain.w.min(open_sea.w) - 1.0));
+    assert!(blended > 100, "{blended} vertices blend two waters");
+
+    // A few metres on, the same grid; 3 km on, a new one around the viewer.
+    app.world_mut()
+        .get_mut::<Transform>(viewer)
+        .unwrap()
+        .translation
+        .x = 10.0;
+    let (same, again) = sea(&mut app);
+    assert_eq!((same, &again), (place, &shallow));
+    app.world_mut()
+        .get_mut::<Transform>(viewer)
+        .unwrap()
+        .translation
+        .x = 3000.0;
+    let (moved, other) = sea(&mut app);
+    assert!((moved.translation.x - 3000.0).abs() <= place.scale.x / 128.0);
+    assert_ne!(other, shallow);
 }
