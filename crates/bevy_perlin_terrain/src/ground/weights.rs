@@ -151,8 +151,10 @@ impl Biomes {
                 (basis, left)
             })
             .collect();
-        // Per row, each live biome's nodes collapsed along z: the value and its z derivative.
-        let mut collapsed: Vec<[f32; 2]> = Vec::with_capacity(live * width);
+        // Per row, each live biome's nodes collapsed along z: the value and its z derivative,
+        // `width` of them and three zeros (a sample's four columns are always inside).
+        let segment = width + 3;
+        let mut collapsed: Vec<[f32; 2]> = Vec::with_capacity(live * segment);
         let mut sample = [[0.0f32; 3]; MAX_BIOMES];
         for j in 0..nz {
             let row = Basis::at(spec.position(1, j), window.spacing);
@@ -160,27 +162,38 @@ impl Biomes {
             collapsed.clear();
             for b in 0..live {
                 let nodes = &window.nodes[b * per_biome..(b + 1) * per_biome];
-                collapsed.extend((0..width).map(|i| {
-                    let at = |k: usize| nodes.get((top + k) * width + i).copied().unwrap_or(0.0);
-                    let four = [at(0), at(1), at(2), at(3)];
+                let collapse = |four: [f32; 4]| {
                     [
                         row.weighted(&row.weights, four),
                         row.weighted(&row.slopes, four),
                     ]
-                }));
+                };
+                let node_row = |k: usize| nodes.get((top + k) * width..(top + k + 1) * width);
+                match [node_row(0), node_row(1), node_row(2), node_row(3)] {
+                    [Some(r0), Some(r1), Some(r2), Some(r3)] => {
+                        let rows = r0.iter().zip(r1).zip(r2).zip(r3);
+                        collapsed.extend(rows.map(|(((&a, &b), &c), &d)| collapse([a, b, c, d])));
+                    }
+                    // Rows past the window's (not reached: the window holds every sample's
+                    // nodes) weigh nothing.
+                    _ => collapsed.extend((0..width).map(|i| {
+                        let at =
+                            |k: usize| nodes.get((top + k) * width + i).copied().unwrap_or(0.0);
+                        collapse([at(0), at(1), at(2), at(3)])
+                    })),
+                }
+                collapsed.extend([[0.0; 2]; 3]);
             }
             for (i, (column, left)) in columns.iter().enumerate() {
                 let s = j * nx + i;
                 // Each live biome's B-spline and its gradient, and their sums.
                 let (mut sum, mut sum_x, mut sum_z) = (0.0f32, 0.0f32, 0.0f32);
-                for (b, out) in sample.iter_mut().enumerate().take(live) {
-                    let at = |k: usize| {
-                        collapsed
-                            .get(b * width + left + k)
-                            .copied()
-                            .unwrap_or([0.0; 2])
-                    };
-                    let (c0, c1, c2, c3) = (at(0), at(1), at(2), at(3));
+                for (b, out) in sample[..live].iter_mut().enumerate() {
+                    let start = b * segment + left;
+                    let [c0, c1, c2, c3]: [[f32; 2]; 4] = collapsed
+                        .get(start..start + 4)
+                        .and_then(|c| c.try_into().ok())
+                        .unwrap_or_default();
                     let values = [c0[0], c1[0], c2[0], c3[0]];
                     let slopes = [c0[1], c1[1], c2[1], c3[1]];
                     *out = [
@@ -200,7 +213,7 @@ impl Biomes {
                     }
                     continue;
                 }
-                for (b, &[x, dx, dz]) in sample.iter().enumerate().take(live) {
+                for (b, &[x, dx, dz]) in sample[..live].iter().enumerate() {
                     let w = x / sum;
                     weights[b * n + s] = w;
                     gradients[b * n + s] = [(dx - w * sum_x) / sum, (dz - w * sum_z) / sum];
