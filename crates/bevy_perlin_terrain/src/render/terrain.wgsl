@@ -242,13 +242,6 @@ fn biomes_at(in: TerrainVertexOutput) -> Biomes {
     }
     return out;
 }
-#else
-// Without biomes: the one look, everywhere.
-fn biomes_at(in: TerrainVertexOutput) -> Biomes {
-    var out: Biomes;
-    out.shares[0] = 1.0;
-    return out;
-}
 #endif
 
 // The share of the pixel's weight held by the biomes of `mask` (bit i for biome i; 0: all).
@@ -276,6 +269,7 @@ fn fragment(terrain: TerrainVertexOutput, @builtin(front_facing) is_front: bool)
     let site = Site(p, dpx, dpy, triplanar_weights(normal), copy);
 
     // Each biome's look, blended by its share (one look without biomes).
+#ifdef TERRAIN_BIOMES
     var biomes = biomes_at(terrain);
     var ground = Ground(vec3(0.0), 0.0, 0.0, vec3(0.0));
     var rock = 0.0;
@@ -294,6 +288,13 @@ fn fragment(terrain: TerrainVertexOutput, @builtin(front_facing) is_front: bool)
             crease_strength += share * look.creases;
         }
     }
+#else
+    let edges = resolvable(4.0 * shading.looks[0].slopes.w * 1.7, footprint);
+    let look = ground_look(0u, site, normal, edges);
+    let ground = look.ground;
+    let rock = look.rock;
+    let crease_strength = look.creases;
+#endif
     let sea_level = shading.looks[0].heights.x;
 
     // Erosion creases (0 ridge, ½ none, 1 gully): gullies darker and wetter, ridges lighter.
@@ -314,7 +315,10 @@ fn fragment(terrain: TerrainVertexOutput, @builtin(front_facing) is_front: bool)
         let creases = shading.canopy[4u * k + 3u];
         let far = smoothstep(0.85 * heights.w, heights.w, from_viewer);
         var cover = far * look.a * soft_range(p.y - sea_level, heights)
-            * soft_range(1.0 - normal.y, slopes) * share_of(u32(slopes.w), biomes);
+            * soft_range(1.0 - normal.y, slopes);
+#ifdef TERRAIN_BIOMES
+        cover *= share_of(u32(slopes.w), biomes);
+#endif
         if creases.w > 0.0 {
             cover *= soft_range(crease, creases);
         }
