@@ -68,7 +68,7 @@ pub struct ScatterLayer {
     /// Beyond `view_distance`, the terrain material paints this colour where the layer's rules
     /// (height, slope, creases) would place it, so far hills are not bald (a forest's darker
     /// canopy); `None` (the default) for nothing. At most [`MAX_FAR_COLOURS`] layers have one.
-    /// Not with `biomes` (the far view cannot tell the biomes apart yet).
+    /// With `biomes`, only in those biomes, thinning across their borders by their weight.
     pub far_colour: Option<FarColour>,
     /// The biomes it grows in (names of the config's `biomes`), thinning across their borders
     /// with their weight: a candidate is kept with the sum of these biomes' weights there
