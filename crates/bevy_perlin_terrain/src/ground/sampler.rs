@@ -239,13 +239,10 @@ impl TerrainSampler {
         spacing: f64,
         size: [usize; 2],
     ) -> Vec<(usize, Vec<f32>)> {
-        let (Some(biomes), Some(n)) = (
-            self.ground.biomes.as_ref(),
-            GridSpec::new(origin, spacing, size).len(),
-        ) else {
+        let spec = GridSpec::new(origin, spacing, size);
+        let (Some(biomes), Some(n)) = (self.ground.biomes.as_ref(), spec.len()) else {
             return Vec::new();
         };
-        let spec = GridSpec::new(origin, spacing, size);
         let mut window = super::weights::WeightWindow::default();
         biomes.weight_window(&self.tables, &spec, spacing, &mut window);
         let (mut weights, mut gradients) = (Vec::new(), Vec::new());
