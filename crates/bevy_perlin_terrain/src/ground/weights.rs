@@ -6,8 +6,10 @@
 //! partition of unity): the division only removes rounding, so that a sample where one biome
 //! weighs everything has weight exactly 1 and gradient exactly 0, the same bits as a grid that
 //! computes that biome alone. A biome that weighs nothing at a sample's 4 × 4 nodes weighs
-//! exactly 0 there. A sample's weights depend only on its position and the lattice's spacing,
-//! so grids of one spacing (a chunk, its neighbours, the sampler at level 0) agree bit for bit.
+//! exactly 0 there; where one biome weighs 1 at all of them (the others 0), no B-spline is
+//! computed: it weighs exactly 1 there, with gradient 0, the others 0. A sample's weights
+//! depend only on its position and the lattice's spacing, so grids of one spacing (a chunk,
+//! its neighbours, the sampler at level 0) agree bit for bit.
 
 use super::biomes::Biomes;
 use super::climate::{Basis, ClimateWindow, cell};
@@ -156,9 +158,17 @@ impl Biomes {
         let segment = width + 3;
         let mut collapsed: Vec<[f32; 2]> = Vec::with_capacity(live * segment);
         let mut sample = [[0.0f32; 3]; MAX_BIOMES];
+        // Per first node column of a sample, the live biome whose weight is 1 at all 4 × 4 of
+        // its nodes (the others' 0), if there is one; for the rows of nodes from `pure_top`.
+        let (mut pure, mut pure_top) = (Vec::with_capacity(width), None);
         for j in 0..nz {
             let row = Basis::at(spec.position(1, j), window.spacing);
             let top = (row.cell - 1 - window.first[1]).max(0) as usize;
+            if pure_top != Some(top) {
+                pure_top = Some(top);
+                pure.clear();
+                pure.extend((0..width).map(|left| window.pure_biome(left, top)));
+            }
             collapsed.clear();
             for b in 0..live {
                 let nodes = &window.nodes[b * per_biome..(b + 1) * per_biome];
@@ -186,6 +196,15 @@ impl Biomes {
             }
             for (i, (column, left)) in columns.iter().enumerate() {
                 let s = j * nx + i;
+                if let Some(&Some(only)) = pure.get(*left) {
+                    // All 16 nodes are one biome's: it weighs exactly 1, without slope, and
+                    // the others exactly 0: the B-splines' result, up to the sign of a zero.
+                    for b in 0..live {
+                        weights[b * n + s] = if b == only { 1.0 } else { 0.0 };
+                        gradients[b * n + s] = [0.0; 2];
+                    }
+                    continue;
+                }
                 // Each live biome's B-spline and its gradient, and their sums.
                 let (mut sum, mut sum_x, mut sum_z) = (0.0f32, 0.0f32, 0.0f32);
                 for (b, out) in sample[..live].iter_mut().enumerate() {
@@ -239,6 +258,31 @@ impl Biomes {
         (window.live.iter().copied().zip(weights))
             .filter(|(_, w)| *w > 0.0)
             .collect()
+    }
+}
+
+impl WeightWindow {
+    /// The live biome (its slot in `live`) that weighs exactly 1 at each of the 4 × 4 nodes
+    /// from column `left` and row `top` while every other weighs exactly 0, if one does.
+    fn pure_biome(&self, left: usize, top: usize) -> Option<usize> {
+        let [width, height] = self.size;
+        if left + 4 > width || top + 4 > height {
+            return None;
+        }
+        let per_biome = width * height;
+        let all = |b: usize, weight: f32| {
+            (top..top + 4).all(|r| {
+                let start = b * per_biome + r * width + left;
+                self.nodes
+                    .get(start..start + 4)
+                    .is_some_and(|four| four.iter().all(|&w| w == weight))
+            })
+        };
+        let live = 0..self.live.len();
+        let only = live.clone().find(|&b| all(b, 1.0))?;
+        live.filter(|&b| b != only)
+            .all(|b| all(b, 0.0))
+            .then_some(only)
     }
 }
 

@@ -170,9 +170,24 @@ fn a_border_blends_both_grounds_and_chunks_agree_on_it() {
         between > 200,
         "{between} of 289 vertices blend {west} and {east}"
     );
-    // Grids of 6 km around the border (each biome computed over its own part of a grid) equal
+    // Grids of 6 km around the border (each biome computed over its own part of a grid):
+    // where one biome weighs all, they are that biome's own grid, bit for bit; and they equal
     // single samples bit for bit (every fifth checked).
     let (size, step) = (40, 150.0);
+    let (mut pure, mut blended) = (0, 0);
+    let grid = |s: &TerrainSampler, origin: [f64; 2]| {
+        let (mut heights, mut normals) = (
+            vec![0.0f32; size * size],
+            vec![Default::default(); size * size],
+        );
+        assert!(s.sample_grid(origin, step, [size, size], &mut heights, &mut normals));
+        (heights, normals)
+    };
+    let own: Vec<_> = config
+        .biomes
+        .iter()
+        .map(|b| (b.name.as_str(), self::sampler(&alone(&config, &b.name))))
+        .collect();
     for origin in [
         [x - 6000.0, z - 6000.0],
         [x, z - 6000.0],
@@ -180,16 +195,27 @@ fn a_border_blends_both_grounds_and_chunks_agree_on_it() {
         [x, z],
         [x - 3000.0, z - 3000.0],
     ] {
-        let (mut heights, mut normals) = (
-            vec![0.0; size * size],
-            vec![Default::default(); size * size],
-        );
-        assert!(sampler.sample_grid(origin, step, [size, size], &mut heights, &mut normals));
+        let (heights, normals) = grid(&sampler, origin);
+        let own_grids: Vec<_> = own.iter().map(|(_, s)| grid(s, origin)).collect();
         for k in (0..size * size).step_by(5) {
             let (px, pz) = (
                 origin[0] + (k % size) as f64 * step,
                 origin[1] + (k / size) as f64 * step,
             );
+            match sampler.biome_weights(px, pz)[..] {
+                [(only, weight)] => {
+                    assert_eq!(weight, 1.0);
+                    let b = own.iter().position(|(name, _)| *name == only);
+                    let (own_heights, own_normals) = &own_grids[b.expect("a biome")];
+                    assert_eq!(
+                        (heights[k].to_bits(), normals[k]),
+                        (own_heights[k].to_bits(), own_normals[k]),
+                        "{only} at ({px}, {pz})"
+                    );
+                    pure += 1;
+                }
+                _ => blended += 1,
+            }
             let (sh, sn) = sampler.height_and_normal(px, pz);
             assert_eq!(
                 (heights[k].to_bits(), normals[k]),
@@ -198,6 +224,10 @@ fn a_border_blends_both_grounds_and_chunks_agree_on_it() {
             );
         }
     }
+    assert!(
+        pure > 300 && blended > 20,
+        "{pure} single, {blended} blended"
+    );
     // Same-level neighbours share their edges bit for bit, at full detail and coarser.
     // Levels 5 and 6 (2 and 4 km chunks) span several biomes, each computed over its own part.
     for lod in [0u8, 1, 2, 5, 6] {

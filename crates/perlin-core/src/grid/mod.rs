@@ -552,7 +552,7 @@ impl Fbm {
         for first in (0..height).step_by(strip_rows) {
             let rows = first..(first + strip_rows).min(height);
             let len = if unstripped { 0 } else { rows.len() * padded };
-            strip.resize(len, slopes, self.warp.is_some(), fresh);
+            let mut strip = strip.strip(len, slopes, self.warp.is_some(), fresh);
             let [value, dx, dy] = &mut strip.sums;
             // The warp field of the strip.
             if let Some(w) = self.warp {
@@ -582,7 +582,7 @@ impl Fbm {
                 let [ddx, ddy] = &mut strip.displacement;
                 isa.run(WarpField {
                     amplitude: w.amplitude as f32,
-                    q: [[&qx[0], &qx[1], &qx[2]], [&qy[0], &qy[1], &qy[2]]],
+                    q: [[qx[0], qx[1], qx[2]], [qy[0], qy[1], qy[2]]],
                     displacement: [ddx, ddy],
                     jacobian: [j00, j01, j10, j11],
                 });
@@ -590,7 +590,7 @@ impl Fbm {
             // The octaves.
             let displacement = self
                 .warp
-                .map(|_| Displacement::new(&strip.displacement[0], &strip.displacement[1]));
+                .map(|_| Displacement::new(strip.displacement[0], strip.displacement[1]));
             let caller_rows = rows.start * width..rows.end * width;
             for (k, layer) in octaves.iter_mut().enumerate() {
                 let sums = Sums {
@@ -657,12 +657,12 @@ impl Fbm {
                     width: padded,
                     strip: rows.clone(),
                     samples: [&mut ov[..], &mut ox[..], &mut oy[..]],
-                    creases: &mut strip.creases,
+                    creases: strip.creases,
                 });
             }
             copy_out(
                 &strip.out,
-                &strip.creases,
+                strip.creases,
                 Copied {
                     values: !direct,
                     eroded,
@@ -894,37 +894,64 @@ fn lattice_bounds(
 }
 
 impl StripBuffers {
-    /// Sizes the buffers for `len` samples and zeroes the sums that are not `fresh` (the
-    /// octaves', the warp noises'); the rest is overwritten.
-    fn resize(&mut self, len: usize, slopes: bool, warped: bool, fresh: [bool; 2]) {
-        let sums = |v: &mut Vec<f32>, on: bool, fresh: bool| {
-            if !fresh {
-                v.clear();
+    /// The buffers of a strip of `len` samples, each exactly as long as it is used (empty when
+    /// not): the sums that are not `fresh` (the octaves', the warp noises') zeroed, the rest
+    /// left to be overwritten. The vectors only grow, so fills of varying sizes (a chunk, its
+    /// parent, a biome's part of it) do not zero what they are about to overwrite.
+    fn strip(&mut self, len: usize, slopes: bool, warped: bool, fresh: [bool; 2]) -> Strip<'_> {
+        fn sized(v: &mut Vec<f32>, on: bool, len: usize) -> &mut [f32] {
+            let len = if on { len } else { 0 };
+            if v.len() < len {
+                v.resize(len, 0.0);
             }
-            v.resize(if on { len } else { 0 }, 0.0);
-        };
-        let sized = |v: &mut Vec<f32>, on: bool| v.resize(if on { len } else { 0 }, 0.0);
-        let [value, dx, dy] = &mut self.sums;
-        sums(value, true, fresh[0]);
-        sums(dx, slopes, fresh[0]);
-        sums(dy, slopes, fresh[0]);
-        for [v, x, y] in &mut self.warp {
-            sums(v, warped, fresh[1]);
-            sums(x, warped && slopes, fresh[1]);
-            sums(y, warped && slopes, fresh[1]);
+            &mut v[..len]
         }
-        for v in &mut self.displacement {
-            sized(v, warped);
+        fn sums(v: &mut Vec<f32>, on: bool, len: usize, fresh: bool) -> &mut [f32] {
+            let sums = sized(v, on, len);
+            if !fresh {
+                sums.fill(0.0);
+            }
+            sums
         }
-        for v in &mut self.jacobian {
-            sized(v, warped && slopes);
+        let [value, dx, dy] = self.sums.each_mut();
+        let warp = self.warp.each_mut().map(|[v, x, y]| {
+            [
+                sums(v, warped, len, fresh[1]),
+                sums(x, warped && slopes, len, fresh[1]),
+                sums(y, warped && slopes, len, fresh[1]),
+            ]
+        });
+        let [out_value, out_dx, out_dy] = self.out.each_mut();
+        Strip {
+            sums: [
+                sums(value, true, len, fresh[0]),
+                sums(dx, slopes, len, fresh[0]),
+                sums(dy, slopes, len, fresh[0]),
+            ],
+            warp,
+            displacement: self.displacement.each_mut().map(|v| sized(v, warped, len)),
+            jacobian: self
+                .jacobian
+                .each_mut()
+                .map(|v| sized(v, warped && slopes, len)),
+            out: [
+                sized(out_value, true, len),
+                sized(out_dx, slopes, len),
+                sized(out_dy, slopes, len),
+            ],
+            creases: sized(&mut self.creases, true, len),
         }
-        let [value, dx, dy] = &mut self.out;
-        sized(value, true);
-        sized(dx, slopes);
-        sized(dy, slopes);
-        sized(&mut self.creases, true);
     }
+}
+
+/// One strip's buffers (see [`StripBuffers`]), each as long as the strip uses it.
+struct Strip<'a> {
+    sums: [&'a mut [f32]; 3],
+    warp: [[&'a mut [f32]; 3]; 2],
+    displacement: [&'a mut [f32]; 2],
+    jacobian: [&'a mut [f32]; 4],
+    out: [&'a mut [f32]; 3],
+    creases: &'a mut [f32],
 }
 
 /// What [`copy_out`] copies: the values unless `Finish` wrote them in place; the creases if
@@ -936,7 +963,7 @@ struct Copied {
 
 /// Copies a finished strip (padded width) into the caller's buffers (real width).
 fn copy_out(
-    finished: &[Vec<f32>; 3],
+    finished: &[&mut [f32]; 3],
     creases: &[f32],
     copied: Copied,
     rows: Range<usize>,
