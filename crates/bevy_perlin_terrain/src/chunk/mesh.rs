@@ -13,8 +13,10 @@ use crate::edit::GroundEdits;
 use crate::ground::{GroundRecipe, with_thread_samples_and_coarse};
 use bevy::asset::RenderAssetUsages;
 use bevy::mesh::{Indices, Mesh, MeshVertexAttribute, PrimitiveTopology, VertexFormat};
-use perlin_core::{Detail, GridSpec, NoiseTables};
+use perlin_core::{Detail, GridSpec, NoiseTables, with_thread_scratch};
+use std::cell::RefCell;
 use std::sync::Arc;
+use std::thread::LocalKey;
 
 /// The morph target of each vertex: the height of the parent level's surface there, then its
 /// (not normalised) normal. The terrain material blends a vertex from its own height and
@@ -333,8 +335,8 @@ pub fn build_chunk_mesh(job: &ChunkJob) -> ChunkMeshData {
             biomes: Vec::new(),
             biome_weights: Vec::new(),
             indices: match u16::try_from(vertices) {
-                Ok(_) => Indices::U16(triangles(n)),
-                Err(_) => Indices::U32(triangles(n)),
+                Ok(_) => Indices::U16(shared_triangles(n)),
+                Err(_) => Indices::U32(shared_triangles(n)),
             },
         };
         let spacing = job.spacing as f32;
@@ -432,15 +434,27 @@ fn skirt_edges(n: usize) -> [impl Iterator<Item = usize> + Clone; 4] {
 }
 
 /// A vertex index type of a chunk's triangle list (`u16` or `u32`).
-trait VertexIndex: Copy {
+trait VertexIndex: Copy + 'static {
     /// Vertex `v`; callers only pass indices below the mesh's vertex count, which fits.
     fn at(v: usize) -> Self;
+
+    /// This thread's last triangle list of this index type: its resolution and its indices.
+    fn last_triangles() -> &'static LocalKey<RefCell<(usize, Vec<Self>)>>;
+}
+
+thread_local! {
+    static LAST_U16: RefCell<(usize, Vec<u16>)> = const { RefCell::new((0, Vec::new())) };
+    static LAST_U32: RefCell<(usize, Vec<u32>)> = const { RefCell::new((0, Vec::new())) };
 }
 
 impl VertexIndex for u16 {
     #[inline]
     fn at(v: usize) -> Self {
         v as u16
+    }
+
+    fn last_triangles() -> &'static LocalKey<RefCell<(usize, Vec<Self>)>> {
+        &LAST_U16
     }
 }
 
@@ -449,6 +463,22 @@ impl VertexIndex for u32 {
     fn at(v: usize) -> Self {
         v as u32
     }
+
+    fn last_triangles() -> &'static LocalKey<RefCell<(usize, Vec<Self>)>> {
+        &LAST_U32
+    }
+}
+
+/// [`triangles`]`(n)`, copied from the last list this thread built: a chunk's triangle list
+/// depends on its resolution only, and a copy costs a fraction of building it.
+fn shared_triangles<T: VertexIndex>(n: usize) -> Vec<T> {
+    with_thread_scratch(T::last_triangles(), |(resolution, list)| {
+        if *resolution != n || list.is_empty() {
+            *list = triangles(n);
+            *resolution = n;
+        }
+        list.clone()
+    })
 }
 
 /// Writes `vertices` into `out`, one index at a time (building a small array of indices and
@@ -502,6 +532,18 @@ mod tests {
         };
         let tables = Arc::new(NoiseTables::from_seed(config.seed));
         ChunkJob::new(tables, &config, IVec2::new(2, -5), 0)
+    }
+
+    #[test]
+    fn chunks_of_other_resolutions_in_turn_get_their_own_triangles() {
+        // One thread, resolutions changing (257² vertices take 32-bit indices).
+        for n in [9, 17, 9, 257, 17, 257] {
+            let mesh = build_chunk_mesh(&job(n as u32));
+            match &mesh.indices {
+                Indices::U16(indices) => assert_eq!(indices, &triangles::<u16>(n), "{n}"),
+                Indices::U32(indices) => assert_eq!(indices, &triangles::<u32>(n), "{n}"),
+            }
+        }
     }
 
     #[test]
