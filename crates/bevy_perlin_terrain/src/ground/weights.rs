@@ -199,10 +199,7 @@ impl Biomes {
                 if let Some(&Some(only)) = pure.get(*left) {
                     // All 16 nodes are one biome's: it weighs exactly 1, without slope, and
                     // the others exactly 0: the B-splines' result, up to the sign of a zero.
-                    for b in 0..live {
-                        weights[b * n + s] = if b == only { 1.0 } else { 0.0 };
-                        gradients[b * n + s] = [0.0; 2];
-                    }
+                    all_to_one(only, (live, n, s), weights, gradients);
                     continue;
                 }
                 // Each live biome's B-spline and its gradient, and their sums.
@@ -226,10 +223,7 @@ impl Biomes {
                 }
                 if sum <= 0.0 {
                     // The nodes' weights sum to 1: not reached. The first biome takes it.
-                    for b in 0..live {
-                        weights[b * n + s] = if b == 0 { 1.0 } else { 0.0 };
-                        gradients[b * n + s] = [0.0; 2];
-                    }
+                    all_to_one(0, (live, n, s), weights, gradients);
                     continue;
                 }
                 for (b, &[x, dx, dz]) in sample[..live].iter().enumerate() {
@@ -258,6 +252,20 @@ impl Biomes {
         (window.live.iter().copied().zip(weights))
             .filter(|(_, w)| *w > 0.0)
             .collect()
+    }
+}
+
+/// Sample `s` (of `n`) weighs all to live biome `only`: weight 1 and no slope, and 0 for each
+/// other of the `live` biomes.
+fn all_to_one(
+    only: usize,
+    (live, n, s): (usize, usize, usize),
+    weights: &mut [f32],
+    gradients: &mut [[f32; 2]],
+) {
+    for b in 0..live {
+        weights[b * n + s] = if b == only { 1.0 } else { 0.0 };
+        gradients[b * n + s] = [0.0; 2];
     }
 }
 
