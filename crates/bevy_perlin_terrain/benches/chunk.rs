@@ -22,8 +22,8 @@
 //!
 //! And `chunk_edits`: a full-detail chunk of the default preset untouched, with 10 000 stamps
 //! elsewhere in the world (the grid index keeps them out of its way), crossed by a road (one
-//! that runs nearly straight over it, one that winds, one that turns sharply), and inside a flat
-//! site.
+//! that runs nearly straight over it, one that winds, one that turns sharply, a hairpin), and
+//! inside a flat site. (The `edit_ratios` bench builds the same chunks in turn, for ratios.)
 //!
 //! And `chunk_biomes`: chunks of the world preset (seven biomes) against the same chunks of
 //! their biomes' recipes alone (each biome's noise and height scale as a config without biomes):
@@ -35,16 +35,16 @@
 //! `cargo bench -p bevy_perlin_terrain --no-default-features --bench chunk` (release, without
 //! the renderer), or `cargo bench --profile dev --workspace --bench chunk`.
 
+#[path = "support/edits.rs"]
+mod edits;
 mod support;
 
 use bevy::asset::RenderAssetUsages;
-use bevy::math::{IVec2, Vec3};
+use bevy::math::IVec2;
 use bevy::mesh::{Indices, Mesh, PrimitiveTopology};
 use bevy_perlin_terrain::chunk::{ChunkJob, build_chunk_mesh};
 use bevy_perlin_terrain::perlin_core::{Erosion, Fbm, NoiseTables};
-use bevy_perlin_terrain::{
-    FixedStamp, StampShape, TerrainConfig, TerrainPath, TerrainSampler, TerrainStamp,
-};
+use bevy_perlin_terrain::{TerrainConfig, TerrainSampler};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use noise::{MultiFractal, NoiseFn};
 use std::hint::black_box;
@@ -301,71 +301,12 @@ fn levels(c: &mut Criterion) {
 fn edits(c: &mut Criterion) {
     let plain = preset("default");
     let tables = Arc::new(NoiseTables::from_seed(plain.seed));
-    // Chunk (3, -2): x from 192 to 256 m, z from -128 to -64 m.
-    let coord = IVec2::new(3, -2);
-    let far_stamps = TerrainConfig {
-        stamps: (0..10_000)
-            .map(|k| FixedStamp {
-                position: Vec3::new(
-                    2_000.0 + (k % 100) as f32 * 50.0,
-                    20.0,
-                    (k / 100) as f32 * 50.0,
-                ),
-                stamp: TerrainStamp::default(),
-                ..FixedStamp::default()
-            })
-            .collect(),
-        ..plain.clone()
-    };
-    let road_through = |points: &[(f32, f32, f32)]| TerrainConfig {
-        paths: vec![TerrainPath {
-            points: points.iter().map(|&(x, y, z)| Vec3::new(x, y, z)).collect(),
-            ..TerrainPath::default()
-        }],
-        ..plain.clone()
-    };
-    let road = road_through(&[
-        (150.0, 20.0, -150.0),
-        (224.0, 25.0, -96.0),
-        (300.0, 18.0, -40.0),
-    ]);
-    // Two roads that curve inside the chunk, cut into more pieces.
-    let winding = road_through(&[
-        (150.0, 20.0, -150.0),
-        (200.0, 22.0, -115.0),
-        (235.0, 24.0, -100.0),
-        (280.0, 21.0, -60.0),
-    ]);
-    let bend = road_through(&[
-        (180.0, 20.0, -140.0),
-        (245.0, 23.0, -105.0),
-        (205.0, 21.0, -50.0),
-    ]);
-    let site = TerrainConfig {
-        stamps: vec![FixedStamp {
-            position: Vec3::new(224.0, 20.0, -96.0),
-            stamp: TerrainStamp {
-                shape: StampShape::Circle { radius: 40.0 },
-                falloff: 20.0,
-                ..TerrainStamp::default()
-            },
-            ..FixedStamp::default()
-        }],
-        ..plain.clone()
-    };
     let mut group = c.benchmark_group("chunk_edits");
     group.throughput(Throughput::Elements(
         (plain.chunk_resolution * plain.chunk_resolution) as u64,
     ));
-    for (label, config) in [
-        ("untouched", &plain),
-        ("10000 stamps elsewhere", &far_stamps),
-        ("crossed by a road", &road),
-        ("crossed by a winding road", &winding),
-        ("crossed by a sharp bend", &bend),
-        ("inside a flat site", &site),
-    ] {
-        let job = ChunkJob::new(tables.clone(), config, coord, 0).without_colours();
+    for (label, config) in edits::edited(&plain) {
+        let job = ChunkJob::new(tables.clone(), &config, edits::CHUNK, 0).without_colours();
         let mut alive = Alive::new();
         group.bench_function(BenchmarkId::new("default preset", label), |b| {
             b.iter(|| alive.push(build_chunk_mesh(black_box(&job))))

@@ -238,12 +238,17 @@ pub(crate) fn path_modifier(path: &TerrainPath) -> Modifier {
             line.push(if k == pieces { p2 } else { curve(t) });
         }
     }
-    let segments: Vec<Segment> = line
+    let links: Vec<Segment> = line
         .windows(2)
         .map(|w| {
             let (a, b) = (DVec2::new(w[0].x, w[0].z), DVec2::new(w[1].x, w[1].z));
             Segment::new(a, b, w[0].y, w[1].y, reach)
         })
+        .collect();
+    let segments: Vec<Segment> = links
+        .iter()
+        .enumerate()
+        .map(|(i, link)| link.clone().in_chain(i > 0, links.get(i + 1)))
         .collect();
     let bounds = segments
         .iter()
