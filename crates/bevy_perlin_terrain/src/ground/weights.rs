@@ -194,8 +194,31 @@ impl Biomes {
                 }
                 collapsed.extend([[0.0; 2]; 3]);
             }
-            for (i, (column, left)) in columns.iter().enumerate() {
+            let mut i = 0;
+            while i < nx {
+                // Eight samples between the same node columns (most blocks of a fine grid):
+                // their B-splines side by side, the same arithmetic per sample as alone.
+                let block = columns.get(i..i + L).filter(|block| {
+                    block.iter().all(|(_, left)| *left == block[0].1)
+                        && !matches!(pure.get(block[0].1), Some(Some(_)))
+                });
+                if let Some(block) = block
+                    && blend_block(
+                        block,
+                        &collapsed,
+                        segment,
+                        live,
+                        (n, j * nx + i),
+                        weights,
+                        gradients,
+                    )
+                {
+                    i += L;
+                    continue;
+                }
+                let (column, left) = &columns[i];
                 let s = j * nx + i;
+                i += 1;
                 if let Some(&Some(only)) = pure.get(*left) {
                     // All 16 nodes are one biome's: it weighs exactly 1, without slope, and
                     // the others exactly 0: the B-splines' result, up to the sign of a zero.
@@ -205,13 +228,7 @@ impl Biomes {
                 // Each live biome's B-spline and its gradient, and their sums.
                 let (mut sum, mut sum_x, mut sum_z) = (0.0f32, 0.0f32, 0.0f32);
                 for (b, out) in sample[..live].iter_mut().enumerate() {
-                    let start = b * segment + left;
-                    let [c0, c1, c2, c3]: [[f32; 2]; 4] = collapsed
-                        .get(start..start + 4)
-                        .and_then(|c| c.try_into().ok())
-                        .unwrap_or_default();
-                    let values = [c0[0], c1[0], c2[0], c3[0]];
-                    let slopes = [c0[1], c1[1], c2[1], c3[1]];
+                    let (values, slopes) = four_nodes(&collapsed, b * segment + left);
                     *out = [
                         column.weighted(&column.weights, values),
                         column.weighted(&column.slopes, values),
@@ -253,6 +270,93 @@ impl Biomes {
             .filter(|(_, w)| *w > 0.0)
             .collect()
     }
+}
+
+/// A sample's four node columns of one biome from `start` in a row's collapsed nodes: their
+/// values and their slopes along `z` (zeros past the row's end, not reached).
+#[inline(always)]
+fn four_nodes(collapsed: &[[f32; 2]], start: usize) -> ([f32; 4], [f32; 4]) {
+    let [c0, c1, c2, c3]: [[f32; 2]; 4] = collapsed
+        .get(start..start + 4)
+        .and_then(|c| c.try_into().ok())
+        .unwrap_or_default();
+    ([c0[0], c1[0], c2[0], c3[0]], [c0[1], c1[1], c2[1], c3[1]])
+}
+
+/// Samples side by side in [`blend_block`].
+const L: usize = 8;
+
+/// The weights and gradients of `L` samples of a row from sample `s` (of `n`) whose columns
+/// share their nodes (`block`: each one's basis, the same first node column): each live
+/// biome's nodes, collapsed along `z` in `collapsed` (`segment` apart), weighed by each
+/// sample's basis. The arithmetic of each sample is the single sample's (the same products
+/// and sums in the same order), so the bits are too. `false`, writing nothing, where some
+/// sample's sum is not positive (not reached), for the single samples to handle.
+#[allow(clippy::needless_range_loop, reason = "lanes of arrays side by side")]
+fn blend_block(
+    block: &[(Basis, usize)],
+    collapsed: &[[f32; 2]],
+    segment: usize,
+    live: usize,
+    (n, s): (usize, usize),
+    weights: &mut [f32],
+    gradients: &mut [[f32; 2]],
+) -> bool {
+    let (Some(&(_, left)), true) = (block.first(), block.len() == L && live <= MAX_BIOMES) else {
+        return false;
+    };
+    let lane = |k: usize, slopes: bool| -> [f32; L] {
+        std::array::from_fn(|l| {
+            let basis = &block[l].0;
+            if slopes {
+                basis.slopes[k]
+            } else {
+                basis.weights[k]
+            }
+        })
+    };
+    let (w, d) = (
+        [
+            lane(0, false),
+            lane(1, false),
+            lane(2, false),
+            lane(3, false),
+        ],
+        [lane(0, true), lane(1, true), lane(2, true), lane(3, true)],
+    );
+    let mut out = [[[0.0f32; L]; 3]; MAX_BIOMES];
+    let (mut sum, mut sum_x, mut sum_z) = ([0.0f32; L], [0.0f32; L], [0.0f32; L]);
+    for (b, out) in out[..live].iter_mut().enumerate() {
+        let (v, e) = four_nodes(collapsed, b * segment + left);
+        for l in 0..L {
+            out[0][l] = w[0][l] * v[0] + w[1][l] * v[1] + w[2][l] * v[2] + w[3][l] * v[3];
+            out[1][l] = d[0][l] * v[0] + d[1][l] * v[1] + d[2][l] * v[2] + d[3][l] * v[3];
+            out[2][l] = w[0][l] * e[0] + w[1][l] * e[1] + w[2][l] * e[2] + w[3][l] * e[3];
+            sum[l] += out[0][l];
+            sum_x[l] += out[1][l];
+            sum_z[l] += out[2][l];
+        }
+    }
+    if !sum.iter().all(|&sum| sum > 0.0) {
+        return false;
+    }
+    for (b, out) in out[..live].iter().enumerate() {
+        let (Some(weights), Some(gradients)) = (
+            weights.get_mut(b * n + s..b * n + s + L),
+            gradients.get_mut(b * n + s..b * n + s + L),
+        ) else {
+            continue;
+        };
+        for l in 0..L {
+            let w = out[0][l] / sum[l];
+            weights[l] = w;
+            gradients[l] = [
+                (out[1][l] - w * sum_x[l]) / sum[l],
+                (out[2][l] - w * sum_z[l]) / sum[l],
+            ];
+        }
+    }
+    true
 }
 
 /// Sample `s` (of `n`) weighs all to live biome `only`: weight 1 and no slope, and 0 for each
