@@ -196,12 +196,11 @@ impl Biomes {
             }
             let mut i = 0;
             while i < nx {
-                // Eight samples between the same node columns (most blocks of a fine grid):
-                // their B-splines side by side, the same arithmetic per sample as alone.
-                let block = columns.get(i..i + L).filter(|block| {
-                    block.iter().all(|(_, left)| *left == block[0].1)
-                        && !matches!(pure.get(block[0].1), Some(Some(_)))
-                });
+                // Eight samples between the same node columns (most blocks of a fine grid),
+                // not all one biome's: their B-splines side by side.
+                let block = columns
+                    .get(i..i + L)
+                    .filter(|block| !matches!(pure.get(block[0].1), Some(Some(_))));
                 if let Some(block) = block
                     && blend_block(
                         block,
@@ -244,9 +243,8 @@ impl Biomes {
                     continue;
                 }
                 for (b, &[x, dx, dz]) in sample[..live].iter().enumerate() {
-                    let w = x / sum;
-                    weights[b * n + s] = w;
-                    gradients[b * n + s] = [(dx - w * sum_x) / sum, (dz - w * sum_z) / sum];
+                    (weights[b * n + s], gradients[b * n + s]) =
+                        normalised([x, dx, dz], [sum, sum_x, sum_z]);
                 }
             }
         }
@@ -286,12 +284,21 @@ fn four_nodes(collapsed: &[[f32; 2]], start: usize) -> ([f32; 4], [f32; 4]) {
 /// Samples side by side in [`blend_block`].
 const L: usize = 8;
 
-/// The weights and gradients of `L` samples of a row from sample `s` (of `n`) whose columns
-/// share their nodes (`block`: each one's basis, the same first node column): each live
+/// A biome's weight and its gradient at a sample, from its B-spline and the B-splines' sums
+/// (`[value, ∂x, ∂z]` each).
+#[inline(always)]
+fn normalised([x, dx, dz]: [f32; 3], [sum, sum_x, sum_z]: [f32; 3]) -> (f32, [f32; 2]) {
+    let w = x / sum;
+    (w, [(dx - w * sum_x) / sum, (dz - w * sum_z) / sum])
+}
+
+/// The weights and gradients of `L` samples of a row from sample `s` (of `n`) (`block`: each
+/// one's basis and first node column) when their columns share their nodes: each live
 /// biome's nodes, collapsed along `z` in `collapsed` (`segment` apart), weighed by each
-/// sample's basis. The arithmetic of each sample is the single sample's (the same products
-/// and sums in the same order), so the bits are too. `false`, writing nothing, where some
-/// sample's sum is not positive (not reached), for the single samples to handle.
+/// sample's basis. Each sample's arithmetic is the single sample's (the same products and
+/// sums in the same order), so its bits are too; the lanes side by side vectorise. `false`,
+/// writing nothing, where the columns differ or some sample's sum is not positive (not
+/// reached), for the single samples to handle.
 #[allow(clippy::needless_range_loop, reason = "lanes of arrays side by side")]
 fn blend_block(
     block: &[(Basis, usize)],
@@ -302,42 +309,28 @@ fn blend_block(
     weights: &mut [f32],
     gradients: &mut [[f32; 2]],
 ) -> bool {
-    let (Some(&(_, left)), true) = (block.first(), block.len() == L && live <= MAX_BIOMES) else {
+    let Some(&(_, left)) = block.first() else {
         return false;
     };
-    let lane = |k: usize, slopes: bool| -> [f32; L] {
-        std::array::from_fn(|l| {
-            let basis = &block[l].0;
-            if slopes {
-                basis.slopes[k]
-            } else {
-                basis.weights[k]
-            }
-        })
-    };
-    let (w, d) = (
-        [
-            lane(0, false),
-            lane(1, false),
-            lane(2, false),
-            lane(3, false),
-        ],
-        [lane(0, true), lane(1, true), lane(2, true), lane(3, true)],
-    );
+    if block.len() != L || live > MAX_BIOMES || block.iter().any(|&(_, l)| l != left) {
+        return false;
+    }
+    // Lane `l` of `[value, ∂x, ∂z]`, per biome and summed.
     let mut out = [[[0.0f32; L]; 3]; MAX_BIOMES];
-    let (mut sum, mut sum_x, mut sum_z) = ([0.0f32; L], [0.0f32; L], [0.0f32; L]);
+    let mut sums = [[0.0f32; L]; 3];
     for (b, out) in out[..live].iter_mut().enumerate() {
-        let (v, e) = four_nodes(collapsed, b * segment + left);
+        let (values, slopes) = four_nodes(collapsed, b * segment + left);
         for l in 0..L {
-            out[0][l] = w[0][l] * v[0] + w[1][l] * v[1] + w[2][l] * v[2] + w[3][l] * v[3];
-            out[1][l] = d[0][l] * v[0] + d[1][l] * v[1] + d[2][l] * v[2] + d[3][l] * v[3];
-            out[2][l] = w[0][l] * e[0] + w[1][l] * e[1] + w[2][l] * e[2] + w[3][l] * e[3];
-            sum[l] += out[0][l];
-            sum_x[l] += out[1][l];
-            sum_z[l] += out[2][l];
+            let basis = &block[l].0;
+            out[0][l] = basis.weighted(&basis.weights, values);
+            out[1][l] = basis.weighted(&basis.slopes, values);
+            out[2][l] = basis.weighted(&basis.weights, slopes);
+            for k in 0..3 {
+                sums[k][l] += out[k][l];
+            }
         }
     }
-    if !sum.iter().all(|&sum| sum > 0.0) {
+    if !sums[0].iter().all(|&sum| sum > 0.0) {
         return false;
     }
     for (b, out) in out[..live].iter().enumerate() {
@@ -348,12 +341,8 @@ fn blend_block(
             continue;
         };
         for l in 0..L {
-            let w = out[0][l] / sum[l];
-            weights[l] = w;
-            gradients[l] = [
-                (out[1][l] - w * sum_x[l]) / sum[l],
-                (out[2][l] - w * sum_z[l]) / sum[l],
-            ];
+            let lane = |v: &[[f32; L]; 3]| [v[0][l], v[1][l], v[2][l]];
+            (weights[l], gradients[l]) = normalised(lane(out), lane(&sums));
         }
     }
     true
