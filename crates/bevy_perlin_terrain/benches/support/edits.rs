@@ -25,7 +25,7 @@ pub fn edited(plain: &TerrainConfig) -> Vec<(&'static str, TerrainConfig)> {
             .collect(),
         ..plain.clone()
     };
-    let road_through = |points: &[(f32, f32, f32)]| TerrainConfig {
+    let road_through = |points: &[Point]| TerrainConfig {
         paths: vec![TerrainPath {
             points: points.iter().map(|&(x, y, z)| Vec3::new(x, y, z)).collect(),
             ..TerrainPath::default()
@@ -44,44 +44,57 @@ pub fn edited(plain: &TerrainConfig) -> Vec<(&'static str, TerrainConfig)> {
         }],
         ..plain.clone()
     };
-    vec![
+    let roads = ROADS
+        .iter()
+        .map(|&(label, points)| (label, road_through(points)));
+    [
         ("untouched", plain.clone()),
         ("10000 stamps elsewhere", far_stamps),
-        (
-            "crossed by a road",
-            road_through(&[
-                (150.0, 20.0, -150.0),
-                (224.0, 25.0, -96.0),
-                (300.0, 18.0, -40.0),
-            ]),
-        ),
-        // Roads that curve inside the chunk, cut into more pieces.
-        (
-            "crossed by a winding road",
-            road_through(&[
-                (150.0, 20.0, -150.0),
-                (200.0, 22.0, -115.0),
-                (235.0, 24.0, -100.0),
-                (280.0, 21.0, -60.0),
-            ]),
-        ),
-        (
-            "crossed by a sharp bend",
-            road_through(&[
-                (180.0, 20.0, -140.0),
-                (245.0, 23.0, -105.0),
-                (205.0, 21.0, -50.0),
-            ]),
-        ),
-        // Its legs lie about 20 m apart inside the chunk.
-        (
-            "crossed by a hairpin",
-            road_through(&[
-                (190.0, 20.0, -120.0),
-                (250.0, 25.0, -100.0),
-                (195.0, 18.0, -80.0),
-            ]),
-        ),
-        ("inside a flat site", site),
     ]
+    .into_iter()
+    .chain(roads)
+    .chain([("inside a flat site", site)])
+    .collect()
 }
+
+/// A road's point: `x`, height, `z`.
+type Point = (f32, f32, f32);
+
+/// The roads across the chunk, by their points: one that runs nearly straight over it, two that
+/// curve inside it (cut into more pieces), and a hairpin whose legs lie about 20 m apart
+/// inside it.
+const ROADS: [(&str, &[Point]); 4] = [
+    (
+        "crossed by a road",
+        &[
+            (150.0, 20.0, -150.0),
+            (224.0, 25.0, -96.0),
+            (300.0, 18.0, -40.0),
+        ],
+    ),
+    (
+        "crossed by a winding road",
+        &[
+            (150.0, 20.0, -150.0),
+            (200.0, 22.0, -115.0),
+            (235.0, 24.0, -100.0),
+            (280.0, 21.0, -60.0),
+        ],
+    ),
+    (
+        "crossed by a sharp bend",
+        &[
+            (180.0, 20.0, -140.0),
+            (245.0, 23.0, -105.0),
+            (205.0, 21.0, -50.0),
+        ],
+    ),
+    (
+        "crossed by a hairpin",
+        &[
+            (190.0, 20.0, -120.0),
+            (250.0, 25.0, -100.0),
+            (195.0, 18.0, -80.0),
+        ],
+    ),
+];
