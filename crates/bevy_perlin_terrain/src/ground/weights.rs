@@ -545,11 +545,14 @@ fn all_to_one(
     weights: &mut [f32],
     gradients: &mut [[f32; 2]],
 ) {
-    for b in 0..live {
-        let at = b * n + run.start..b * n + run.end;
-        if let (Some(w), Some(g)) = (weights.get_mut(at.clone()), gradients.get_mut(at)) {
-            w.fill(if b == only { 1.0 } else { 0.0 });
-            g.fill([0.0; 2]);
+    // Sample by sample, each biome's entry (runs are short, a few samples: plain stores, where
+    // a biome's run at a time would call `memset` for each).
+    for s in run {
+        for b in 0..live {
+            if let (Some(w), Some(g)) = (weights.get_mut(b * n + s), gradients.get_mut(b * n + s)) {
+                *w = if b == only { 1.0 } else { 0.0 };
+                *g = [0.0; 2];
+            }
         }
     }
 }
