@@ -32,12 +32,16 @@
 //! against its strongest biome's recipe at its centre. Without vertex colours, as the plugin
 //! builds chunks for its terrain material (which blends the biomes' looks per pixel itself).
 //!
+//! (The `biome_ratios` bench builds the view arm's chunks in turn, for ratios.)
+//!
 //! `cargo bench -p bevy_perlin_terrain --no-default-features --bench chunk` (release, without
 //! the renderer), or `cargo bench --profile dev --workspace --bench chunk`.
 
 #[path = "support/edits.rs"]
 mod edits;
 mod support;
+#[path = "support/views.rs"]
+mod views;
 
 use bevy::asset::RenderAssetUsages;
 use bevy::math::IVec2;
@@ -315,41 +319,6 @@ fn edits(c: &mut Criterion) {
     group.finish();
 }
 
-/// The chunks a viewer at `(x, z)` needs under `config`, approximately as the plugin's quadtree
-/// plans them (without its hysteresis): the top level's chunks within the view distance, each
-/// split while the viewer is within the next finer level's reach of its centre.
-fn view_quadtree(config: &TerrainConfig, (x, z): (f64, f64)) -> Vec<(IVec2, u8)> {
-    let layout = config.lod_layout();
-    let top = layout.top();
-    let side = layout.size(top);
-    let reach = layout.view_distance();
-    let (x0, x1) = (
-        ((x - reach) / side).floor() as i32,
-        ((x + reach) / side).floor() as i32,
-    );
-    let (z0, z1) = (
-        ((z - reach) / side).floor() as i32,
-        ((z + reach) / side).floor() as i32,
-    );
-    let mut open: Vec<(IVec2, u8)> = (z0..=z1)
-        .flat_map(|j| (x0..=x1).map(move |i| (IVec2::new(i, j), top)))
-        .collect();
-    let mut out = Vec::new();
-    while let Some((coord, lod)) = open.pop() {
-        let size = layout.size(lod);
-        let centre = ((coord.x as f64 + 0.5) * size, (coord.y as f64 + 0.5) * size);
-        let distance = (centre.0 - x).abs().max((centre.1 - z).abs());
-        if lod > 0 && distance < layout.reach(lod - 1) {
-            for k in 0..4 {
-                open.push((coord * 2 + IVec2::new(k % 2, k / 2), lod - 1));
-            }
-        } else {
-            out.push((coord, lod));
-        }
-    }
-    out
-}
-
 /// The world preset's chunks against their biomes' recipes alone.
 fn biomes(c: &mut Criterion) {
     let world = preset("world");
@@ -413,54 +382,11 @@ fn biomes(c: &mut Criterion) {
     };
     // The chunks of a 10 km view around four viewers, every level: each against the recipe of
     // the biome strongest at its centre.
-    let view = TerrainConfig {
-        view_distance: 10_000.0,
-        ..world.clone()
-    };
-    let view_sampler = TerrainSampler::new(tables.clone(), &view);
-    let mut view_chunks = Vec::new();
-    for viewer in [
-        (0.0, 0.0),
-        (37_000.0, -21_000.0),
-        (-64_000.0, 45_000.0),
-        (5_000.0, 90_000.0),
-    ] {
-        view_chunks.extend(view_quadtree(&view, viewer));
-    }
-    let biome_alone = |(coord, lod): (IVec2, u8)| {
-        let side = view.chunk_size as f64 * f64::from(lod).exp2();
-        let centre = ((coord.x as f64 + 0.5) * side, (coord.y as f64 + 0.5) * side);
-        let name = view_sampler.biome(centre.0, centre.1).unwrap_or_default();
-        let biome = view
-            .biomes
-            .iter()
-            .find(|b| b.name == name)
-            .unwrap_or(&view.biomes[0]);
-        TerrainConfig {
-            noise: biome.noise,
-            height_scale: biome.height_scale,
-            biomes: Vec::new(),
-            ..view.clone()
-        }
-    };
-    let label = format!("{} chunks of 10 km views", view_chunks.len());
+    let (view_world, view_alone) = views::view_jobs(&world, &tables);
+    let label = format!("{} chunks of 10 km views", view_world.len());
     for (arm, jobs) in [
-        (
-            "world",
-            view_chunks
-                .iter()
-                .map(|&(c, lod)| ChunkJob::new(tables.clone(), &view, c, lod).without_colours())
-                .collect::<Vec<_>>(),
-        ),
-        (
-            "each one's biome alone",
-            view_chunks
-                .iter()
-                .map(|&(c, lod)| {
-                    ChunkJob::new(tables.clone(), &biome_alone((c, lod)), c, lod).without_colours()
-                })
-                .collect(),
-        ),
+        ("world", view_world),
+        ("each one's biome alone", view_alone),
     ] {
         let mut alive = Alive::new();
         group.bench_function(BenchmarkId::new(label.clone(), arm), |b| {

@@ -261,14 +261,8 @@ impl Basis {
     }
 
     /// `Σ w[k] · n[k]`, in order.
-    #[inline(always)]
+    #[inline]
     pub fn weighted(&self, w: &[f32; 4], n: [f32; 4]) -> f32 {
-        Self::dot(*w, n)
-    }
-
-    /// `Σ w[k] · n[k]`, in order: the one sum of every B-spline weighing four nodes.
-    #[inline(always)]
-    pub fn dot(w: [f32; 4], n: [f32; 4]) -> f32 {
         w[0] * n[0] + w[1] * n[1] + w[2] * n[2] + w[3] * n[3]
     }
 }

@@ -14,9 +14,8 @@
 use super::biomes::Biomes;
 use super::climate::{Basis, ClimateWindow, cell};
 use crate::config::MAX_BIOMES;
-use perlin_core::{GridKernel, GridSpec, NoiseTables, Vectorised};
+use perlin_core::{GridSpec, NoiseTables};
 use std::cell::RefCell;
-use std::ops::Range;
 
 /// The weight nodes over a grid: where they start, how many, which biomes weigh anything at
 /// them, and those biomes' weights per node.
@@ -29,9 +28,6 @@ pub(crate) struct WeightWindow {
     pub live: Vec<usize>,
     /// Per live biome, its weight at each node (row-major).
     nodes: Vec<f32>,
-    /// Per node, the live biome (its slot in `live`) that weighs exactly 1 there while every
-    /// other weighs exactly 0, if one does.
-    pure: Vec<Option<u8>>,
 }
 
 impl Biomes {
@@ -93,19 +89,6 @@ impl Biomes {
         for &k in &window.live {
             window.nodes.extend(all.iter().map(|w| w[k]));
         }
-        let live = &window.live;
-        window.pure.clear();
-        window.pure.extend(all.iter().map(|w| {
-            let mut only = None;
-            for (slot, &b) in live.iter().enumerate() {
-                if w[b] == 1.0 && only.is_none() {
-                    only = Some(slot as u8);
-                } else if w[b] != 0.0 {
-                    return None;
-                }
-            }
-            only
-        }));
     }
 
     /// Node `(ix, iz)` of these biomes' lattice `spacing` metres apart, as the cache knows it.
@@ -161,61 +144,6 @@ impl Biomes {
         if gradients.len() < n * live {
             gradients.resize(n * live, [0.0; 2]);
         }
-        let fill = WeightFill {
-            spec,
-            window,
-            weights,
-            gradients,
-        };
-        // The same bits with any kernel: the rows' lanes take the widest vectors the CPU has.
-        GridKernel::Auto
-            .vectorise(fill)
-            .unwrap_or_else(Vectorised::run);
-    }
-
-    /// The live biomes of the single point `(x, z)` of a grid of samples `spacing` apart,
-    /// with their weights (in the config's order).
-    pub fn weights_at(
-        &self,
-        tables: &NoiseTables,
-        x: f64,
-        z: f64,
-        spacing: f64,
-    ) -> Vec<(usize, f32)> {
-        let spec = GridSpec::new([x, z], spacing, [1, 1]);
-        let mut window = WeightWindow::default();
-        self.weight_window(tables, &spec, spacing, &mut window);
-        let (mut weights, mut gradients) = (Vec::new(), Vec::new());
-        self.fill_weights(&spec, &window, &mut weights, &mut gradients);
-        (window.live.iter().copied().zip(weights))
-            .filter(|(_, w)| *w > 0.0)
-            .collect()
-    }
-}
-
-/// One fill of weights (see [`Biomes::fill_weights`]), as work for the widest vectors the CPU
-/// has.
-struct WeightFill<'a> {
-    spec: &'a GridSpec,
-    window: &'a WeightWindow,
-    weights: &'a mut [f32],
-    gradients: &'a mut [[f32; 2]],
-}
-
-impl Vectorised for WeightFill<'_> {
-    type Output = ();
-
-    #[inline(always)]
-    fn run(self) {
-        let WeightFill {
-            spec,
-            window,
-            weights,
-            gradients,
-        } = self;
-        let [nx, nz] = spec.size;
-        let n = nx * nz;
-        let live = window.live.len();
         let [width, height] = window.size;
         let per_biome = width * height;
         let columns: Vec<(Basis, usize)> = (0..nx)
@@ -225,17 +153,6 @@ impl Vectorised for WeightFill<'_> {
                 (basis, left)
             })
             .collect();
-        let side_by_side = SideBySide::new(&columns);
-        // Per column, the next whose nodes start elsewhere (a run of samples on the same nodes
-        // ends there).
-        let mut run_end = vec![nx; nx];
-        for i in (0..nx.saturating_sub(1)).rev() {
-            run_end[i] = if columns[i + 1].1 == columns[i].1 {
-                run_end[i + 1]
-            } else {
-                i + 1
-            };
-        }
         // Per row, each live biome's nodes collapsed along z: the value and its z derivative,
         // `width` of them and three zeros (a sample's four columns are always inside).
         let segment = width + 3;
@@ -249,7 +166,8 @@ impl Vectorised for WeightFill<'_> {
             let top = (row.cell - 1 - window.first[1]).max(0) as usize;
             if pure_top != Some(top) {
                 pure_top = Some(top);
-                window.pure_row(top, &mut pure);
+                pure.clear();
+                pure.extend((0..width).map(|left| window.pure_biome(left, top)));
             }
             collapsed.clear();
             for b in 0..live {
@@ -278,37 +196,34 @@ impl Vectorised for WeightFill<'_> {
             }
             let mut i = 0;
             while i < nx {
-                let (column, left) = &columns[i];
-                if let Some(&Some(only)) = pure.get(*left) {
-                    // All 16 nodes of the run's samples are one biome's: it weighs exactly 1,
-                    // without slope, and the others exactly 0: the B-splines' result, up to
-                    // the sign of a zero.
-                    let end = run_end[i].max(i + 1);
-                    all_to_one(
-                        only,
-                        (live, n, j * nx + i..j * nx + end),
+                // Eight samples between the same node columns (most blocks of a fine grid),
+                // not all one biome's: their B-splines side by side.
+                let block = columns
+                    .get(i..i + L)
+                    .filter(|block| !matches!(pure.get(block[0].1), Some(Some(_))));
+                if let Some(block) = block
+                    && blend_block(
+                        block,
+                        &collapsed,
+                        segment,
+                        live,
+                        (n, j * nx + i),
                         weights,
                         gradients,
-                    );
-                    i = end;
-                    continue;
-                }
-                // Eight samples whose node columns start at most two apart (every block of a
-                // fine grid, and of a coarse one whose nodes are four samples apart), none on
-                // nodes all one biome's: their B-splines side by side.
-                if side_by_side.blend(
-                    i,
-                    |left| matches!(pure.get(left), Some(Some(_))),
-                    (&collapsed, segment, live),
-                    (n, j * nx + i),
-                    weights,
-                    gradients,
-                ) {
+                    )
+                {
                     i += L;
                     continue;
                 }
+                let (column, left) = &columns[i];
                 let s = j * nx + i;
                 i += 1;
+                if let Some(&Some(only)) = pure.get(*left) {
+                    // All 16 nodes are one biome's: it weighs exactly 1, without slope, and
+                    // the others exactly 0: the B-splines' result, up to the sign of a zero.
+                    all_to_one(only, (live, n, s), weights, gradients);
+                    continue;
+                }
                 // Each live biome's B-spline and its gradient, and their sums.
                 let (mut sum, mut sum_x, mut sum_z) = (0.0f32, 0.0f32, 0.0f32);
                 for (b, out) in sample[..live].iter_mut().enumerate() {
@@ -324,7 +239,7 @@ impl Vectorised for WeightFill<'_> {
                 }
                 if sum <= 0.0 {
                     // The nodes' weights sum to 1: not reached. The first biome takes it.
-                    all_to_one(0, (live, n, s..s + 1), weights, gradients);
+                    all_to_one(0, (live, n, s), weights, gradients);
                     continue;
                 }
                 for (b, &[x, dx, dz]) in sample[..live].iter().enumerate() {
@@ -333,6 +248,25 @@ impl Vectorised for WeightFill<'_> {
                 }
             }
         }
+    }
+
+    /// The live biomes of the single point `(x, z)` of a grid of samples `spacing` apart,
+    /// with their weights (in the config's order).
+    pub fn weights_at(
+        &self,
+        tables: &NoiseTables,
+        x: f64,
+        z: f64,
+        spacing: f64,
+    ) -> Vec<(usize, f32)> {
+        let spec = GridSpec::new([x, z], spacing, [1, 1]);
+        let mut window = WeightWindow::default();
+        self.weight_window(tables, &spec, spacing, &mut window);
+        let (mut weights, mut gradients) = (Vec::new(), Vec::new());
+        self.fill_weights(&spec, &window, &mut weights, &mut gradients);
+        (window.live.iter().copied().zip(weights))
+            .filter(|(_, w)| *w > 0.0)
+            .collect()
     }
 }
 
@@ -358,225 +292,98 @@ fn normalised([x, dx, dz]: [f32; 3], [sum, sum_x, sum_z]: [f32; 3]) -> (f32, [f3
     (w, [(dx - w * sum_x) / sum, (dz - w * sum_z) / sum])
 }
 
-/// The columns' bases side by side (each of the four weights and four slopes over every
-/// column, then each column's first node column), for [`SideBySide::blend`].
-struct SideBySide {
-    bases: [Vec<f32>; 8],
-    left: Vec<usize>,
-}
-
-impl SideBySide {
-    fn new(columns: &[(Basis, usize)]) -> Self {
-        Self {
-            bases: std::array::from_fn(|k| {
-                let weight = |b: &Basis| if k < 4 { b.weights[k] } else { b.slopes[k - 4] };
-                columns.iter().map(|(b, _)| weight(b)).collect()
-            }),
-            left: columns.iter().map(|&(_, left)| left).collect(),
-        }
-    }
-
-    /// The weights and gradients of the `L` samples of a row from its column `i` (sample `s`
-    /// of `n`): each live biome's nodes, collapsed along `z` in `collapsed` (`segment` apart),
-    /// weighed by each sample's basis. Each sample's arithmetic is the single sample's (the
-    /// same products and sums in the same order, on the same four nodes), so its bits are too;
-    /// the lanes side by side vectorise. `false`, writing nothing, where the samples' first node
-    /// columns are more than two apart, where one of them has nodes all one biome's
-    /// (`pure`), or where some sample's sum is not positive (not reached): the single samples
-    /// handle those.
-    #[allow(clippy::needless_range_loop, reason = "lanes of arrays side by side")]
-    #[inline(always)]
-    fn blend(
-        &self,
-        i: usize,
-        pure: impl Fn(usize) -> bool,
-        (collapsed, segment, live): (&[[f32; 2]], usize, usize),
-        (n, s): (usize, usize),
-        weights: &mut [f32],
-        gradients: &mut [[f32; 2]],
-    ) -> bool {
-        let Some(lefts) = self.left.get(i..i + L) else {
-            return false;
-        };
-        let first = lefts[0];
-        // Per lane, all ones where its nodes start one (`past[0]`) or two (`past[1]`) columns
-        // after the first lane's.
-        let (mut past, mut starts) = ([[0u32; L]; 2], [false; 3]);
-        for l in 0..L {
-            let offset = lefts[l].wrapping_sub(first);
-            if offset > 2 {
-                return false;
-            }
-            starts[offset] = true;
-            past[0][l] = 0u32.wrapping_sub(u32::from(offset >= 1));
-            past[1][l] = 0u32.wrapping_sub(u32::from(offset >= 2));
-        }
-        if live > MAX_BIOMES || (0..3).any(|k| starts[k] && pure(first + k)) {
-            return false;
-        }
-        let bases: [&[f32; L]; 8] = match std::array::from_fn(|k| {
-            self.bases[k].get(i..i + L).and_then(|b| b.try_into().ok())
-        }) {
-            [
-                Some(a),
-                Some(b),
-                Some(c),
-                Some(d),
-                Some(e),
-                Some(f),
-                Some(g),
-                Some(h),
-            ] => [a, b, c, d, e, f, g, h],
-            _ => return false,
-        };
-        // Lane `l` of `[value, ∂x, ∂z]`, per biome and summed.
-        let mut out = [[[0.0f32; L]; 3]; MAX_BIOMES];
-        let mut sums = [[0.0f32; L]; 3];
-        let nodes = Nodes {
-            collapsed,
-            segment,
-            first,
-            past: &past,
-        };
-        let out = &mut out[..live];
-        match (starts[1], starts[2]) {
-            (false, false) => nodes.weigh::<0>(&bases, out, &mut sums),
-            (_, false) => nodes.weigh::<1>(&bases, out, &mut sums),
-            _ => nodes.weigh::<2>(&bases, out, &mut sums),
-        }
-        if !sums[0].iter().all(|&sum| sum > 0.0) {
-            return false;
-        }
-        for (b, out) in out[..live].iter().enumerate() {
-            let (Some(weights), Some(gradients)) = (
-                weights.get_mut(b * n + s..b * n + s + L),
-                gradients.get_mut(b * n + s..b * n + s + L),
-            ) else {
-                continue;
-            };
-            for l in 0..L {
-                let lane = |v: &[[f32; L]; 3]| [v[0][l], v[1][l], v[2][l]];
-                (weights[l], gradients[l]) = normalised(lane(out), lane(&sums));
-            }
-        }
-        true
-    }
-}
-
-/// The live biomes' nodes in a row's collapsed nodes (`segment` apart) for a block of lanes
-/// whose four nodes start at column `first`, or one (`past[0]` all ones in the lane) or two
-/// (`past[1]` too) columns later.
-struct Nodes<'a> {
-    collapsed: &'a [[f32; 2]],
+/// The weights and gradients of `L` samples of a row from sample `s` (of `n`) (`block`: each
+/// one's basis and first node column) when their columns share their nodes: each live
+/// biome's nodes, collapsed along `z` in `collapsed` (`segment` apart), weighed by each
+/// sample's basis. Each sample's arithmetic is the single sample's (the same products and
+/// sums in the same order), so its bits are too; the lanes side by side vectorise. `false`,
+/// writing nothing, where the columns differ or some sample's sum is not positive (not
+/// reached), for the single samples to handle.
+#[allow(clippy::needless_range_loop, reason = "lanes of arrays side by side")]
+fn blend_block(
+    block: &[(Basis, usize)],
+    collapsed: &[[f32; 2]],
     segment: usize,
-    first: usize,
-    past: &'a [[u32; L]; 2],
-}
-
-impl Nodes<'_> {
-    /// Each biome's B-spline (`out[b]`: value, `∂x`, `∂z` per lane) and their sums, weighing
-    /// each lane's four nodes by its basis (`bases`: the four weights, then the four slopes,
-    /// per lane), where the lanes' first nodes lie at most `SPREAD` columns apart.
-    #[allow(clippy::needless_range_loop, reason = "lanes of arrays side by side")]
-    #[inline(always)]
-    fn weigh<const SPREAD: usize>(
-        &self,
-        bases: &[&[f32; L]; 8],
-        out: &mut [[[f32; L]; 3]],
-        sums: &mut [[f32; L]; 3],
-    ) {
-        let [w0, w1, w2, w3, d0, d1, d2, d3] = *bases;
-        for (b, out) in out.iter_mut().enumerate() {
-            let (values, slopes) = six_nodes(self.collapsed, b * self.segment + self.first);
-            // Per lane, its own four nodes: node `k` of the six, or the one or two after it.
-            let (mut v, mut z) = ([[0.0f32; L]; 4], [[0.0f32; L]; 4]);
-            for k in 0..4 {
-                self.pick::<SPREAD>(&mut v[k], [values[k], values[k + 1], values[k + 2]]);
-                self.pick::<SPREAD>(&mut z[k], [slopes[k], slopes[k + 1], slopes[k + 2]]);
-            }
-            for l in 0..L {
-                let v = [v[0][l], v[1][l], v[2][l], v[3][l]];
-                let z = [z[0][l], z[1][l], z[2][l], z[3][l]];
-                out[0][l] = Basis::dot([w0[l], w1[l], w2[l], w3[l]], v);
-                out[1][l] = Basis::dot([d0[l], d1[l], d2[l], d3[l]], v);
-                out[2][l] = Basis::dot([w0[l], w1[l], w2[l], w3[l]], z);
-                for k in 0..3 {
-                    sums[k][l] += out[k][l];
-                }
-            }
-        }
+    live: usize,
+    (n, s): (usize, usize),
+    weights: &mut [f32],
+    gradients: &mut [[f32; 2]],
+) -> bool {
+    let Some(&(_, left)) = block.first() else {
+        return false;
+    };
+    if block.len() != L || live > MAX_BIOMES || block.iter().any(|&(_, l)| l != left) {
+        return false;
     }
-
-    /// Into each lane of `out`, of three nodes the first, or the second or third where the
-    /// lane's nodes start one or two columns later (`SPREAD` the most they do; chosen on the
-    /// bits, so that the lanes vectorise).
-    #[allow(clippy::needless_range_loop, reason = "lanes of arrays side by side")]
-    #[inline(always)]
-    fn pick<const SPREAD: usize>(&self, out: &mut [f32; L], three: [f32; 3]) {
-        let [a, b, c] = three.map(f32::to_bits);
+    // Lane `l` of `[value, ∂x, ∂z]`, per biome and summed.
+    let mut out = [[[0.0f32; L]; 3]; MAX_BIOMES];
+    let mut sums = [[0.0f32; L]; 3];
+    for (b, out) in out[..live].iter_mut().enumerate() {
+        let (values, slopes) = four_nodes(collapsed, b * segment + left);
         for l in 0..L {
-            let mut bits = a;
-            if SPREAD >= 1 {
-                bits = (bits & !self.past[0][l]) | (b & self.past[0][l]);
+            let basis = &block[l].0;
+            out[0][l] = basis.weighted(&basis.weights, values);
+            out[1][l] = basis.weighted(&basis.slopes, values);
+            out[2][l] = basis.weighted(&basis.weights, slopes);
+            for k in 0..3 {
+                sums[k][l] += out[k][l];
             }
-            if SPREAD >= 2 {
-                bits = (bits & !self.past[1][l]) | (c & self.past[1][l]);
-            }
-            out[l] = f32::from_bits(bits);
         }
     }
+    if !sums[0].iter().all(|&sum| sum > 0.0) {
+        return false;
+    }
+    for (b, out) in out[..live].iter().enumerate() {
+        let (Some(weights), Some(gradients)) = (
+            weights.get_mut(b * n + s..b * n + s + L),
+            gradients.get_mut(b * n + s..b * n + s + L),
+        ) else {
+            continue;
+        };
+        for l in 0..L {
+            let lane = |v: &[[f32; L]; 3]| [v[0][l], v[1][l], v[2][l]];
+            (weights[l], gradients[l]) = normalised(lane(out), lane(&sums));
+        }
+    }
+    true
 }
 
-/// Six node columns of one biome from `start` in a row's collapsed nodes (a block's lanes read
-/// four of them each): their values and their slopes along `z` (zeros past the row's end).
-#[inline(always)]
-fn six_nodes(collapsed: &[[f32; 2]], start: usize) -> ([f32; 6], [f32; 6]) {
-    let at = |k: usize| collapsed.get(start + k).copied().unwrap_or_default();
-    let six: [[f32; 2]; 6] = std::array::from_fn(at);
-    (six.map(|c| c[0]), six.map(|c| c[1]))
-}
-
-/// The samples `run` (of `n`) weigh all to live biome `only`: weight 1 and no slope, and 0
-/// for each other of the `live` biomes.
-#[inline(always)]
+/// Sample `s` (of `n`) weighs all to live biome `only`: weight 1 and no slope, and 0 for each
+/// other of the `live` biomes.
 fn all_to_one(
     only: usize,
-    (live, n, run): (usize, usize, Range<usize>),
+    (live, n, s): (usize, usize, usize),
     weights: &mut [f32],
     gradients: &mut [[f32; 2]],
 ) {
-    // Sample by sample, each biome's entry (runs are short, a few samples: plain stores, where
-    // a biome's run at a time would call `memset` for each).
-    for s in run {
-        for b in 0..live {
-            if let (Some(w), Some(g)) = (weights.get_mut(b * n + s), gradients.get_mut(b * n + s)) {
-                *w = if b == only { 1.0 } else { 0.0 };
-                *g = [0.0; 2];
-            }
-        }
+    for b in 0..live {
+        weights[b * n + s] = if b == only { 1.0 } else { 0.0 };
+        gradients[b * n + s] = [0.0; 2];
     }
 }
 
 impl WeightWindow {
-    /// Into `out`, per first node column of a sample whose nodes start at row `top`, the live
-    /// biome (its slot in `live`) that weighs exactly 1 at each of its 4 × 4 nodes while every
-    /// other weighs exactly 0, if one does.
-    fn pure_row(&self, top: usize, out: &mut Vec<Option<usize>>) {
+    /// The live biome (its slot in `live`) that weighs exactly 1 at each of the 4 × 4 nodes
+    /// from column `left` and row `top` while every other weighs exactly 0, if one does.
+    fn pure_biome(&self, left: usize, top: usize) -> Option<usize> {
         let [width, height] = self.size;
-        out.clear();
-        out.extend((0..width).map(|left| {
-            if left + 4 > width || top + 4 > height {
-                return None;
-            }
-            let only = self.pure.get(top * width + left).copied().flatten()?;
-            let same = (top..top + 4).all(|r| {
-                let start = r * width + left;
-                self.pure
+        if left + 4 > width || top + 4 > height {
+            return None;
+        }
+        let per_biome = width * height;
+        let all = |b: usize, weight: f32| {
+            (top..top + 4).all(|r| {
+                let start = b * per_biome + r * width + left;
+                self.nodes
                     .get(start..start + 4)
-                    .is_some_and(|four| four.iter().all(|&p| p == Some(only)))
-            });
-            same.then_some(usize::from(only))
-        }));
+                    .is_some_and(|four| four.iter().all(|&w| w == weight))
+            })
+        };
+        let live = 0..self.live.len();
+        let only = live.clone().find(|&b| all(b, 1.0))?;
+        live.filter(|&b| b != only)
+            .all(|b| all(b, 0.0))
+            .then_some(only)
     }
 }
 
