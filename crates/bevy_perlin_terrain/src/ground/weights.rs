@@ -438,84 +438,63 @@ mod tests {
         (biomes, NoiseTables::from_seed(config.seed))
     }
 
-    /// The weights and gradients of `spec`'s samples (grid indices from `start`, `spacing`
-    /// apart), per biome of the config: the grid's fill, and each sample's own.
-    #[allow(clippy::type_complexity)]
-    fn grid_and_samples(
+    /// The weights and gradients, per biome of the config, of each sample of `spec` (samples
+    /// `spacing` apart), and the window of weight nodes the fill used.
+    fn fill(
         biomes: &Biomes,
         tables: &NoiseTables,
         spec: &GridSpec,
         spacing: f64,
-    ) -> (Vec<Vec<(f32, [f32; 2])>>, Vec<Vec<(f32, [f32; 2])>>) {
-        let count = biomes.list().len();
-        let fill = |spec: &GridSpec| {
-            let mut window = WeightWindow::default();
-            biomes.weight_window(tables, spec, spacing, &mut window);
-            let (mut weights, mut gradients) = (Vec::new(), Vec::new());
-            biomes.fill_weights(spec, &window, &mut weights, &mut gradients);
-            let n = spec.size[0] * spec.size[1];
-            (0..n)
-                .map(|s| {
-                    let mut all = vec![(0.0, [0.0; 2]); count];
-                    for (slot, &b) in window.live.iter().enumerate() {
-                        all[b] = (weights[slot * n + s], gradients[slot * n + s]);
-                    }
-                    all
-                })
-                .collect::<Vec<_>>()
-        };
-        let grid = fill(spec);
-        let [nx, nz] = spec.size;
-        // The definition, in `f64`: each live biome's nodes weighed by the B-splines of the
-        // sample's two coordinates, over their sum.
-        for (s, weights) in grid.iter().enumerate() {
-            let at = |axis: usize, i: usize| spec.position(axis, i);
-            let (x, z) = (at(0, s % nx), at(1, s / nx));
-            let one = GridSpec::new([x, z], spacing, [1, 1]);
-            let mut window = WeightWindow::default();
-            biomes.weight_window(tables, &one, spacing, &mut window);
-            let (bx, bz) = (Basis::at(x, window.spacing), Basis::at(z, window.spacing));
-            let [width, height] = window.size;
-            let spline: Vec<f64> = (0..window.live.len())
-                .map(|slot| {
-                    let nodes = &window.nodes[slot * width * height..];
-                    let row = (bz.cell - 1 - window.first[1]) as usize;
-                    let column = (bx.cell - 1 - window.first[0]) as usize;
-                    (0..16)
-                        .map(|k| {
-                            let (i, j) = (k % 4, k / 4);
-                            f64::from(bx.weights[i])
-                                * f64::from(bz.weights[j])
-                                * f64::from(nodes[(row + j) * width + column + i])
-                        })
-                        .sum()
-                })
-                .collect();
-            let sum: f64 = spline.iter().sum();
-            for (slot, &b) in window.live.iter().enumerate() {
-                let (w, reference) = (weights[b].0, spline[slot] / sum);
-                assert!(
-                    (f64::from(w) - reference).abs() < 1e-5,
-                    "spacing {spacing}, sample {s}, biome {b}: {w}, by definition {reference}"
-                );
-            }
-        }
-        let samples = (0..nz)
-            .flat_map(|j| (0..nx).map(move |i| (i as i64, j as i64)))
-            .map(|(i, j)| {
-                let one = GridSpec::new(spec.origin, spacing, [1, 1])
-                    .with_start([spec.start[0] + i, spec.start[1] + j]);
-                fill(&one).remove(0)
+    ) -> (Vec<Vec<(f32, [f32; 2])>>, WeightWindow) {
+        let mut window = WeightWindow::default();
+        biomes.weight_window(tables, spec, spacing, &mut window);
+        let (mut weights, mut gradients) = (Vec::new(), Vec::new());
+        biomes.fill_weights(spec, &window, &mut weights, &mut gradients);
+        let n = spec.size[0] * spec.size[1];
+        let per_sample = (0..n)
+            .map(|s| {
+                let mut all = vec![(0.0, [0.0; 2]); biomes.list().len()];
+                for (slot, &b) in window.live.iter().enumerate() {
+                    all[b] = (weights[slot * n + s], gradients[slot * n + s]);
+                }
+                all
             })
             .collect();
-        (grid, samples)
+        (per_sample, window)
+    }
+
+    /// The weight of each live biome of `window` (a single sample's at `(x, z)`) by the
+    /// definition, in `f64`: its nodes weighed by the B-splines of the two coordinates, over
+    /// the sum of all of them.
+    fn by_definition(window: &WeightWindow, (x, z): (f64, f64)) -> Vec<f64> {
+        let (bx, bz) = (Basis::at(x, window.spacing), Basis::at(z, window.spacing));
+        let [width, height] = window.size;
+        let (row, column) = (
+            (bz.cell - 1 - window.first[1]) as usize,
+            (bx.cell - 1 - window.first[0]) as usize,
+        );
+        let spline: Vec<f64> = (0..window.live.len())
+            .map(|slot| {
+                let nodes = &window.nodes[slot * width * height..];
+                (0..16)
+                    .map(|k| {
+                        let (i, j) = (k % 4, k / 4);
+                        f64::from(bx.weights[i])
+                            * f64::from(bz.weights[j])
+                            * f64::from(nodes[(row + j) * width + column + i])
+                    })
+                    .sum()
+            })
+            .collect();
+        let sum: f64 = spline.iter().sum();
+        spline.iter().map(|w| w / sum).collect()
     }
 
     #[test]
     fn a_grid_weighs_each_sample_as_the_sample_alone_at_every_level() {
         let (biomes, tables) = world();
         // Spacings whose lattices hold 8 to 32 samples a node (fine chunks: blocks of eight on
-        // the same nodes) and 4 (coarse ones: blocks across two or three nodes).
+        // the same nodes) and 4 (coarse ones: each sample on its own).
         for spacing in [1.0, 4.0, 16.0, 64.0, 256.0] {
             // A border within reach: the first point along the row whose weights are mixed.
             let mixed = |x: f64| {
@@ -534,9 +513,23 @@ mod tests {
                 let first = (border / spacing).round() as i64 - columns as i64 / 2 + shift;
                 let spec = GridSpec::new([0.0, 0.0], spacing, [columns, 3])
                     .with_start([first, (3000.0 / spacing).round() as i64]);
-                let (grid, samples) = grid_and_samples(&biomes, &tables, &spec, spacing);
-                for (s, (grid, alone)) in grid.iter().zip(&samples).enumerate() {
-                    for (b, (&(w, g), &(w1, g1))) in grid.iter().zip(alone).enumerate() {
+                let (grid, _) = fill(&biomes, &tables, &spec, spacing);
+                for (s, grid) in grid.iter().enumerate() {
+                    let (i, j) = (s % columns, s / columns);
+                    let one = GridSpec::new(spec.origin, spacing, [1, 1])
+                        .with_start([spec.start[0] + i as i64, spec.start[1] + j as i64]);
+                    let (mut alone, window) = fill(&biomes, &tables, &one, spacing);
+                    let alone = alone.remove(0);
+                    let position = (spec.position(0, i), spec.position(1, j));
+                    for (slot, reference) in by_definition(&window, position).iter().enumerate() {
+                        let (b, w) = (window.live[slot], grid[window.live[slot]].0);
+                        assert!(
+                            (f64::from(w) - reference).abs() < 1e-5,
+                            "spacing {spacing}, sample {s}, biome {b}: {w}, by definition \
+                             {reference}"
+                        );
+                    }
+                    for (b, (&(w, g), &(w1, g1))) in grid.iter().zip(&alone).enumerate() {
                         let same = w.to_bits() == w1.to_bits()
                             && g[0].to_bits() == g1[0].to_bits()
                             && g[1].to_bits() == g1[1].to_bits();
