@@ -11,42 +11,32 @@
 //! `cargo bench -p bevy_perlin_terrain --no-default-features --bench biome_ratios [-- ROUNDS]`
 //! (30 rounds unless told; a round takes about a second).
 
+#[path = "support/alive.rs"]
+mod alive;
+#[path = "support/ratios.rs"]
+mod ratios;
 mod support;
 #[path = "support/views.rs"]
 mod views;
 
+use alive::Alive;
 use bevy_perlin_terrain::chunk::{ChunkJob, build_chunk_mesh};
 use bevy_perlin_terrain::perlin_core::NoiseTables;
-use std::collections::VecDeque;
+use ratios::quantile;
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Instant;
 use support::preset;
 
-/// Chunks kept alive, as in the `chunk` bench.
-const ALIVE: usize = 32;
-
-/// The value at quantile `q` of `values`, sorted.
-fn quantile(values: &[f64], q: f64) -> f64 {
-    values[((values.len() - 1) as f64 * q).round() as usize]
-}
-
 fn main() {
-    let rounds = std::env::args()
-        .skip(1)
-        .find_map(|a| a.parse::<usize>().ok())
-        .unwrap_or(30)
-        .max(1);
+    let rounds = ratios::rounds(30);
     let world = preset("world");
     let tables = Arc::new(NoiseTables::from_seed(world.seed));
     let (world_jobs, alone_jobs) = views::view_jobs(&world, &tables);
-    let mut alive = VecDeque::with_capacity(ALIVE + 1);
+    let mut alive = Alive::new();
     let mut build = |job: &ChunkJob| {
         let start = Instant::now();
-        alive.push_back(build_chunk_mesh(black_box(job)));
-        if alive.len() > ALIVE {
-            alive.pop_front();
-        }
+        alive.push(build_chunk_mesh(black_box(job)));
         start.elapsed().as_secs_f64()
     };
     let (mut ratios, mut world_sums, mut alone_sums) = (Vec::new(), Vec::new(), Vec::new());

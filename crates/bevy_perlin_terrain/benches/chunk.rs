@@ -5,13 +5,13 @@
 //! Two groups, because a chunk's cost depends on where its ~1 MB of buffers comes from:
 //! - `chunk_mesh`: every chunk is dropped as soon as it is built. glibc then hands the freed
 //!   memory back to the kernel, and the next chunk pays a page fault for every 4 KiB it writes.
-//! - `chunk_mesh_streaming`: the last [`ALIVE`] chunks stay alive, as meshes stay alive while
-//!   they are on screen, and each new chunk replaces the oldest. The allocator reuses the freed
-//!   chunk's memory, which is what happens in a streaming app.
+//! - `chunk_mesh_streaming`: the last [`ALIVE`](alive::ALIVE) chunks stay alive, as meshes stay
+//!   alive while they are on screen, and each new chunk replaces the oldest. The allocator reuses
+//!   the freed chunk's memory, which is what happens in a streaming app.
 //!
 //! Two more groups measure what the terrain's configurations cost against plain Perlin noise,
-//! keeping the last [`ALIVE`] chunks alive as the streaming group does (dropped chunks make each
-//! arm's time depend on what glibc did with the arm before's memory):
+//! keeping the last [`ALIVE`](alive::ALIVE) chunks alive as the streaming group does (dropped
+//! chunks make each arm's time depend on what glibc did with the arm before's memory):
 //! - `preset_chunk`: a full-detail chunk of each shipped preset against the same chunk with the
 //!   preset's noise replaced by plain Perlin FBM of the same octave count and frequency;
 //! - `eroded_chunk`: a 129² chunk with the erosion filter on against the same chunk without.
@@ -37,12 +37,15 @@
 //! `cargo bench -p bevy_perlin_terrain --no-default-features --bench chunk` (release, without
 //! the renderer), or `cargo bench --profile dev --workspace --bench chunk`.
 
+#[path = "support/alive.rs"]
+mod alive;
 #[path = "support/edits.rs"]
 mod edits;
 mod support;
 #[path = "support/views.rs"]
 mod views;
 
+use alive::Alive;
 use bevy::asset::RenderAssetUsages;
 use bevy::math::IVec2;
 use bevy::mesh::{Indices, Mesh, PrimitiveTopology};
@@ -56,27 +59,6 @@ use std::sync::Arc;
 use support::preset;
 
 const FREQUENCY: f64 = 1.0 / 256.0;
-
-/// Chunks kept alive in the streaming group (a 900 m view of 64 m chunks keeps ~600).
-const ALIVE: usize = 32;
-
-/// The last [`ALIVE`] results: pushing one drops the oldest.
-struct Alive<T>(Vec<T>, usize);
-
-impl<T> Alive<T> {
-    fn new() -> Self {
-        Self(Vec::with_capacity(ALIVE), 0)
-    }
-
-    fn push(&mut self, value: T) {
-        if self.0.len() < ALIVE {
-            self.0.push(value);
-        } else {
-            self.0[self.1 % ALIVE] = value;
-        }
-        self.1 += 1;
-    }
-}
 
 fn config(resolution: u32) -> TerrainConfig {
     TerrainConfig {
@@ -327,20 +309,7 @@ fn biomes(c: &mut Criterion) {
     let size = world.chunk_size as f64;
     let centre = |c: IVec2| ((c.x as f64 + 0.5) * size, (c.y as f64 + 0.5) * size);
     // A biome's recipe alone: its noise and height scale, no biomes.
-    let alone = |c: IVec2| {
-        let name = sampler.biome(centre(c).0, centre(c).1).unwrap_or_default();
-        let biome = world
-            .biomes
-            .iter()
-            .find(|b| b.name == name)
-            .unwrap_or(&world.biomes[0]);
-        TerrainConfig {
-            noise: biome.noise,
-            height_scale: biome.height_scale,
-            biomes: Vec::new(),
-            ..world.clone()
-        }
-    };
+    let alone = |c: IVec2| views::biome_alone(&world, &sampler, centre(c));
     // 64 chunks on a scrambled lattice 50 km apart, over 400 km.
     let coords: Vec<IVec2> = (0..64)
         .map(|k: i32| {

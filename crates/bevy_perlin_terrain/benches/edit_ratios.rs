@@ -10,13 +10,18 @@
 //! `cargo bench -p bevy_perlin_terrain --no-default-features --bench edit_ratios [-- ROUNDS]`
 //! (300 rounds unless told).
 
+#[path = "support/alive.rs"]
+mod alive;
 #[path = "support/edits.rs"]
 mod edits;
+#[path = "support/ratios.rs"]
+mod ratios;
 mod support;
 
+use alive::Alive;
 use bevy_perlin_terrain::chunk::{ChunkJob, build_chunk_mesh};
 use bevy_perlin_terrain::perlin_core::NoiseTables;
-use std::collections::VecDeque;
+use ratios::quantile;
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Instant;
@@ -25,20 +30,8 @@ use support::preset;
 /// Builds of one arm's chunk in a row, within a round.
 const BUILDS: usize = 20;
 
-/// Chunks kept alive, as in the `chunk` bench.
-const ALIVE: usize = 32;
-
-/// The value at quantile `q` of `values`, sorted.
-fn quantile(values: &[f64], q: f64) -> f64 {
-    values[((values.len() - 1) as f64 * q).round() as usize]
-}
-
 fn main() {
-    let rounds = std::env::args()
-        .skip(1)
-        .find_map(|a| a.parse::<usize>().ok())
-        .unwrap_or(300)
-        .max(1);
+    let rounds = ratios::rounds(300);
     let plain = preset("default");
     let tables = Arc::new(NoiseTables::from_seed(plain.seed));
     let arms: Vec<(&str, ChunkJob)> = edits::edited(&plain)
@@ -48,17 +41,14 @@ fn main() {
             (label, job)
         })
         .collect();
-    let mut alive = VecDeque::with_capacity(ALIVE + 1);
+    let mut alive = Alive::new();
     let mut times = vec![Vec::with_capacity(rounds); arms.len()];
     for round in 0..rounds + 1 {
         for k in 0..arms.len() {
             let arm = (round + k) % arms.len();
             let start = Instant::now();
             for _ in 0..BUILDS {
-                alive.push_back(build_chunk_mesh(black_box(&arms[arm].1)));
-                if alive.len() > ALIVE {
-                    alive.pop_front();
-                }
+                alive.push(build_chunk_mesh(black_box(&arms[arm].1)));
             }
             // Round 0 warms up.
             if round > 0 {

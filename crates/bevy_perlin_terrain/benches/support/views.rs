@@ -51,6 +51,27 @@ fn view_quadtree(config: &TerrainConfig, (x, z): (f64, f64)) -> Vec<(IVec2, u8)>
     out
 }
 
+/// `config` with the recipe alone (noise and height scale, no biomes) of the biome strongest at
+/// `(x, z)` by `sampler` (the first biome where none is).
+pub fn biome_alone(
+    config: &TerrainConfig,
+    sampler: &TerrainSampler,
+    (x, z): (f64, f64),
+) -> TerrainConfig {
+    let name = sampler.biome(x, z).unwrap_or_default();
+    let biome = config
+        .biomes
+        .iter()
+        .find(|b| b.name == name)
+        .unwrap_or(&config.biomes[0]);
+    TerrainConfig {
+        noise: biome.noise,
+        height_scale: biome.height_scale,
+        biomes: Vec::new(),
+        ..config.clone()
+    }
+}
+
 /// The chunks of 10 km views of `world` around the four viewers, every level, without vertex
 /// colours (as the plugin builds chunks for its terrain material): as the world builds them,
 /// and each against the recipe (noise and height scale, no biomes) of the biome strongest at
@@ -71,18 +92,7 @@ pub fn view_jobs(
     let biome_alone = |(coord, lod): (IVec2, u8)| {
         let side = view.chunk_size as f64 * f64::from(lod).exp2();
         let centre = ((coord.x as f64 + 0.5) * side, (coord.y as f64 + 0.5) * side);
-        let name = sampler.biome(centre.0, centre.1).unwrap_or_default();
-        let biome = view
-            .biomes
-            .iter()
-            .find(|b| b.name == name)
-            .unwrap_or(&view.biomes[0]);
-        TerrainConfig {
-            noise: biome.noise,
-            height_scale: biome.height_scale,
-            biomes: Vec::new(),
-            ..view.clone()
-        }
+        biome_alone(&view, &sampler, centre)
     };
     let job = |config: &TerrainConfig, (c, lod): (IVec2, u8)| {
         ChunkJob::new(tables.clone(), config, c, lod).without_colours()
