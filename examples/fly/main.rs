@@ -533,8 +533,13 @@ fn fly_script(
         }
         Shot::Flight => {
             if script.flown == 0 {
-                // Wait for the start to be built, then go: 80 m over the ground, level.
+                // Wait for the start to be built and drawn with every pipeline compiled (the
+                // pictures on the way are drawn), then go: 80 m over the ground, level.
                 if !registry.is_settled() {
+                    return;
+                }
+                run.draw_while_held = true;
+                if !run.pipelines_ready() {
                     return;
                 }
                 let p = camera.translation;

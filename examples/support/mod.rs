@@ -1,17 +1,24 @@
 //! What the examples share: screenshot mode, for the render test, and the looks of the
 //! presets' scatter layers.
 //!
-//! With `TERRAIN_SCREENSHOT=out.png` set, [`ScreenshotPlugin`] raises the streaming budgets
-//! (software rendering runs at a few frames per second), waits until the example releases it
-//! ([`ScreenshotRun::hold`]) and every wanted chunk is meshed, saves the window to `out.png` and
-//! exits 0; it exits 1 if the config fails to load or no chunk appears within its time limit.
+//! With `TERRAIN_SCREENSHOT=out.png` set, [`ScreenshotPlugin`] raises the streaming budgets,
+//! waits until the example releases it ([`ScreenshotRun::hold`]), every wanted chunk is meshed
+//! and every render pipeline compiled, saves the window to `out.png` and exits 0; it exits 1 if
+//! the config fails to load or no chunk appears within its time limit. Software rendering takes
+//! seconds a frame, so the cameras draw only the frames that can matter (see
+//! [`ScreenshotRun::draw_while_held`]).
 
 #![allow(dead_code, reason = "each example uses a part")]
 
 use bevy::light::CascadeShadowConfigBuilder;
 use bevy::prelude::*;
+use bevy::render::render_resource::PipelineCache;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
+use bevy::render::{Render, RenderApp, RenderSystems};
+use bevy::winit::{UpdateMode, WinitSettings};
 use bevy_perlin_terrain::prelude::*;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// The examples' sun: low from the north-east, with shadows out to `maximum_distance` metres
@@ -118,16 +125,65 @@ impl Plugin for ScreenshotPlugin {
     fn build(&self, app: &mut App) {
         // A picture left from an earlier run would look like this run's.
         let _ = std::fs::remove_file(&self.path);
+        let compiling = PipelinesCompiling::default();
+        if let Some(render_app) = app.get_sub_app_mut(RenderApp) {
+            render_app
+                .insert_resource(compiling.clone())
+                .add_systems(Render, count_compiling.in_set(RenderSystems::Cleanup));
+        }
         app.insert_resource(ScreenshotRun::new(self.path.clone()))
+            .insert_resource(compiling)
             .add_systems(
                 Update,
                 (
                     raise_budgets.before(TerrainSystems::Config),
                     fail_on_load_error,
-                    take_screenshot.after(TerrainSystems::Upload),
+                    (take_screenshot, draw_when_needed)
+                        .chain()
+                        .after(TerrainSystems::Upload),
                 ),
             );
     }
+}
+
+/// How many render pipelines the render world is still compiling (or waiting on shaders for),
+/// as of its last frame; shared between the two worlds.
+#[derive(Resource, Clone, Default)]
+struct PipelinesCompiling(Arc<AtomicUsize>);
+
+fn count_compiling(cache: Res<PipelineCache>, compiling: Res<PipelinesCompiling>) {
+    compiling
+        .0
+        .store(cache.waiting_pipelines().count(), Ordering::Relaxed);
+}
+
+/// Software rendering takes seconds a frame: the cameras draw while the example asks for it
+/// ([`ScreenshotRun::draw_while_held`]) and from the first frame in which the terrain has
+/// settled for the picture; before that the app updates every 20 ms and the chunks build on the
+/// cores the renderer would take. Counts the frames drawn in a row with every pipeline compiled.
+fn draw_when_needed(
+    mut run: ResMut<ScreenshotRun>,
+    compiling: Res<PipelinesCompiling>,
+    mut cameras: Query<&mut Camera>,
+    mut winit: ResMut<WinitSettings>,
+) {
+    let draw = run.drawing || (run.hold && run.draw_while_held);
+    for mut camera in &mut cameras {
+        if camera.is_active != draw {
+            camera.is_active = draw;
+        }
+    }
+    let mode = if draw {
+        UpdateMode::Continuous
+    } else {
+        UpdateMode::reactive(Duration::from_millis(20))
+    };
+    if winit.focused_mode != mode {
+        winit.focused_mode = mode;
+        winit.unfocused_mode = mode;
+    }
+    let compiled = draw && compiling.0.load(Ordering::Relaxed) == 0;
+    run.compiled_frames = if compiled { run.compiled_frames + 1 } else { 0 };
 }
 
 /// The state of screenshot mode.
@@ -137,10 +193,18 @@ pub struct ScreenshotRun {
     started: Instant,
     /// While true the example is still setting its scene up (a scripted flight); no picture.
     pub hold: bool,
-    /// Frames in a row with every wanted chunk meshed and nothing in flight.
+    /// While the example holds the shot, whether the cameras draw (pictures on the way);
+    /// otherwise they draw nothing until the terrain has settled for the picture.
+    pub draw_while_held: bool,
+    /// The terrain has settled since the hold ended: the cameras draw from now on.
+    drawing: bool,
+    /// Frames drawn in a row with every render pipeline compiled.
+    compiled_frames: u32,
+    /// Frames in a row with every wanted chunk meshed, nothing in flight and every pipeline
+    /// compiled.
     settled_frames: u32,
-    /// When the screenshot was requested.
-    taken: Option<Instant>,
+    /// When the screenshot was requested, and the frames since.
+    taken: Option<(Instant, u32)>,
     /// Frame times (seconds) while settled, for the log.
     frame_times: Vec<f32>,
     /// `TERRAIN_COMPARE_SCATTER` is set: first time the settled frames with the scatter
@@ -158,6 +222,9 @@ impl ScreenshotRun {
             path,
             started: Instant::now(),
             hold: false,
+            draw_while_held: false,
+            drawing: false,
+            compiled_frames: 0,
             settled_frames: 0,
             taken: None,
             frame_times: Vec::new(),
@@ -169,6 +236,13 @@ impl ScreenshotRun {
     /// Starts counting settled frames again (the scene changed).
     pub fn restart(&mut self) {
         self.settled_frames = 0;
+    }
+
+    /// Whether the cameras have drawn three frames in a row with every render pipeline
+    /// compiled: what is in view is drawn as it looks (the pipelines of what comes into view
+    /// later may still compile).
+    pub fn pipelines_ready(&self) -> bool {
+        self.compiled_frames >= 3
     }
 
     /// Where picture `k` of a sequence goes: `out-frame{k}.png` beside `out.png`.
@@ -249,13 +323,16 @@ fn take_screenshot(
     time: Res<Time<Real>>,
     mut exit: MessageWriter<AppExit>,
 ) {
-    if let Some(taken) = run.taken {
-        // save_to_disk writes the file a few frames after the request.
+    if let Some((taken, frames)) = &mut run.taken {
+        // save_to_disk writes the file a few frames after the request (and a frame can take
+        // seconds): it has failed only after both a while and several frames.
+        *frames += 1;
+        let late = taken.elapsed() > Duration::from_secs(20) && *frames > 10;
         let written = std::fs::metadata(&run.path).is_ok_and(|m| m.len() > 0);
         if written {
             info!("screenshot saved to {}", run.path);
             exit.write(AppExit::Success);
-        } else if taken.elapsed() > Duration::from_secs(20) {
+        } else if late {
             error!("screenshot {} was not written", run.path);
             exit.write(AppExit::error());
         }
@@ -273,7 +350,19 @@ fn take_screenshot(
     if run.hold && !timed_out {
         return;
     }
-    let ready = registry.is_settled() && scatter.is_settled() && registry.loaded_count() > 0;
+    let settled = registry.is_settled() && scatter.is_settled() && registry.loaded_count() > 0;
+    if (settled || timed_out) && !run.drawing {
+        run.drawing = true;
+        info!(
+            "drawing: the terrain has {}",
+            if settled {
+                "settled"
+            } else {
+                "not settled in time"
+            }
+        );
+    }
+    let ready = settled && run.pipelines_ready();
     let comparing = run.compare_scatter && run.without_scatter.is_none();
     if ready && comparing && run.settled_frames == 0 {
         for mut v in &mut instances {
@@ -286,8 +375,10 @@ fn take_screenshot(
     } else {
         run.frame_times.clear();
     }
-    // Ten settled frames: time for the last chunks' materials and pipelines to be ready.
-    if run.settled_frames >= 10 || timed_out {
+    // Five settled frames, each drawn with every pipeline compiled; past the time limit, what
+    // there is, once drawn (a minute later at the latest).
+    let give_up = run.started.elapsed() > ScreenshotRun::LIMIT + Duration::from_secs(60);
+    if run.settled_frames >= 5 || (timed_out && run.pipelines_ready()) || give_up {
         let mut times = std::mem::take(&mut run.frame_times);
         times.sort_by(f32::total_cmp);
         let median = times.get(times.len() / 2).copied();
@@ -315,7 +406,7 @@ fn take_screenshot(
         commands
             .spawn(Screenshot::primary_window())
             .observe(save_to_disk(run.path.clone()));
-        run.taken = Some(Instant::now());
+        run.taken = Some((Instant::now(), 0));
     }
 }
 
