@@ -196,7 +196,8 @@ pub struct ScreenshotRun {
     /// While the example holds the shot, whether the cameras draw (pictures on the way);
     /// otherwise they draw nothing until the terrain has settled for the picture.
     pub draw_while_held: bool,
-    /// The terrain has settled since the hold ended: the cameras draw from now on.
+    /// The terrain has settled since the hold ended, or the time limit has passed: the cameras
+    /// draw from now on.
     drawing: bool,
     /// Frames drawn in a row with every render pipeline compiled.
     compiled_frames: u32,
