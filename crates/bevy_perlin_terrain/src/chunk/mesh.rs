@@ -78,14 +78,18 @@ impl ChunkJob {
         lod: u8,
     ) -> Self {
         let ground = sampler.ground_recipe().clone();
+        let quads = config.chunk_resolution.max(3) - 1;
         Self {
             tables: sampler.tables().clone(),
             creases: ground.has_erosion(),
             ground,
             edits: sampler.edits().clone(),
-            quads: config.chunk_resolution.max(3) - 1,
+            quads,
             spacing: config.vertex_spacing(lod),
-            parent_spacing: (lod < config.max_lod()).then(|| config.vertex_spacing(lod + 1)),
+            // The parent's vertices are every other vertex of an even number of quads (always,
+            // once validated: `2^k + 1` vertices a side); an odd number has none to morph to.
+            parent_spacing: (lod < config.max_lod() && quads % 2 == 0)
+                .then(|| config.vertex_spacing(lod + 1)),
             skirt_depth: config.skirt_depth_at(lod),
             ramp: Some(ColourRamp::new(&config.colours, config.sea_level)),
             biome_ramps: if config.biomes.iter().any(|b| b.colours.is_some()) {
@@ -631,6 +635,26 @@ mod tests {
         let plain = build_chunk_mesh(&plain).into_mesh();
         assert!(plain.attribute(Mesh::ATTRIBUTE_UV_1).is_none());
         assert!(plain.attribute(Mesh::ATTRIBUTE_COLOR).is_some());
+    }
+
+    #[test]
+    fn a_job_from_an_unchecked_even_resolution_builds_and_its_vertices_morph_to_themselves() {
+        // An even number of vertices a side fails validation (2^k + 1 only), and a job made from
+        // the config as it stands must still build: an odd number of quads has no parent vertex
+        // at every other vertex, so the chunk morphs to its own surface, as a top level does.
+        let tables = Arc::new(NoiseTables::from_seed(1));
+        for n in [4, 10, 64] {
+            let config = TerrainConfig {
+                chunk_resolution: n,
+                ..TerrainConfig::default()
+            };
+            let mesh = build_chunk_mesh(&ChunkJob::new(tables.clone(), &config, IVec2::X, 0));
+            let n = n as usize;
+            assert_eq!(mesh.positions.len(), n * n + 4 * n);
+            for ((p, v), target) in mesh.positions.iter().zip(&mesh.normals).zip(&mesh.morph) {
+                assert_eq!(*target, [p[1], v[0], v[1], v[2]]);
+            }
+        }
     }
 
     #[test]
