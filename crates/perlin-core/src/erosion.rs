@@ -169,25 +169,28 @@ impl Erosion {
         // valley floors.
         let half_range = (0.5 * fbm.noise_size.abs()).max(1e-12);
         let keys = tables.keys();
+        let octave = |i: u32| ErosionOctave {
+            cell: self.scale / fbm.frequency / self.lacunarity.powi(i as i32),
+            amplitude: self.strength * half_range * self.gain.powi(i as i32),
+            keys: [
+                keys[2] ^ (i + 1).wrapping_mul(0x9E37_79B9),
+                keys[3].wrapping_add((i + 1).wrapping_mul(0x85EB_CA6B)),
+            ],
+            weight: 1.0,
+        };
         let octaves: Vec<ErosionOctave> = (0..self.octaves.min(MAX_EROSION_OCTAVES))
-            .map(|i| ErosionOctave {
-                cell: self.scale / fbm.frequency / self.lacunarity.powi(i as i32),
-                amplitude: self.strength * half_range * self.gain.powi(i as i32),
-                keys: [
-                    keys[2] ^ (i + 1).wrapping_mul(0x9E37_79B9),
-                    keys[3].wrapping_add((i + 1).wrapping_mul(0x85EB_CA6B)),
-                ],
-                weight: 1.0,
-            })
+            .map(octave)
             .collect();
+        // The first octave steers and sizes the coarse terrain (an unchecked `octaves: 0` cuts
+        // no gully, and the plan applies none).
+        let first = octave(0);
         // The noise octaves at least COARSE_CELLS first-octave cells long, and at least one.
-        let longest = COARSE_CELLS * octaves[0].cell;
+        let longest = COARSE_CELLS * first.cell;
         let coarse_octaves = fbm
             .octave_list()
             .take_while(|o| 1.0 / o.frequency >= longest)
             .count()
             .max(1) as u32;
-        let first = octaves[0];
         let mut plan = ErosionPlan {
             steer: first.amplitude * std::f64::consts::TAU / first.cell,
             octaves,

@@ -88,7 +88,7 @@ impl ChunkJob {
             spacing: config.vertex_spacing(lod),
             // The parent's vertices are every other vertex of an even number of quads (always,
             // once validated: `2^k + 1` vertices a side); an odd number has none to morph to.
-            parent_spacing: (lod < config.max_lod() && quads % 2 == 0)
+            parent_spacing: (lod < config.max_lod() && quads.is_multiple_of(2))
                 .then(|| config.vertex_spacing(lod + 1)),
             skirt_depth: config.skirt_depth_at(lod),
             ramp: Some(ColourRamp::new(&config.colours, config.sea_level)),

@@ -54,11 +54,13 @@ pub(crate) struct BiomeGround {
 }
 
 impl Biomes {
-    /// The biomes of a config (`None` without any: the single-recipe ground).
+    /// The biomes of a config (`None` without any: the single-recipe ground). A config in
+    /// force has at most [`MAX_BIOMES`]; of an unchecked one's, the first that many.
     pub fn new(climate: &Climate, biomes: &[Biome]) -> Option<Self> {
         if biomes.is_empty() {
             return None;
         }
+        let biomes = &biomes[..biomes.len().min(MAX_BIOMES)];
         let field = ClimateField::new(climate);
         let flat = std::array::from_fn(|axis| {
             let scale = field.spacing(axis) * NODES_PER_SCALE;

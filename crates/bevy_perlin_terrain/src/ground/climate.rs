@@ -224,7 +224,14 @@ impl ClimateField {
 
 /// The lattice cell holding `x` (nodes `cell − 1 ..= cell + 2` weigh in there).
 pub(super) fn cell(x: f64, spacing: f64) -> i64 {
-    (x / spacing).floor() as i64
+    farthest((x / spacing).floor()) as i64
+}
+
+/// A cell index within 2⁶⁰ of the origin: a coordinate beyond any plane a world could hold
+/// (or infinite) is taken as there, so that sums and differences of cells never overflow.
+fn farthest(cell: f64) -> f64 {
+    const FARTHEST: f64 = (1u64 << 60) as f64;
+    cell.clamp(-FARTHEST, FARTHEST)
 }
 
 /// The cubic B-spline's four weights at one coordinate, and their derivatives per metre.
@@ -239,8 +246,9 @@ impl Basis {
     /// weigh in).
     pub fn at(x: f64, spacing: f64) -> Self {
         let t = x / spacing;
-        let cell = t.floor();
-        let u = (t - cell) as f32;
+        let cell = farthest(t.floor());
+        // In `0..=1` but beyond the farthest cell.
+        let u = ((t - cell) as f32).clamp(0.0, 1.0);
         let v = 1.0 - u;
         let per_metre = (1.0 / spacing) as f32;
         Self {

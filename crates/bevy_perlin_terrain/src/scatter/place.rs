@@ -13,7 +13,7 @@
 //! of the biomes the layer grows in. Rules only remove instances, so the spacing holds.
 
 use crate::chunk::ChunkCoord;
-use crate::config::{ScatterLayer, TerrainConfig};
+use crate::config::{MAX_SCATTER_PER_CHUNK, ScatterLayer, TerrainConfig};
 use crate::ground::TerrainSampler;
 use bevy::math::{DVec2, Quat, Vec3};
 use bevy::prelude::Transform;
@@ -139,6 +139,13 @@ pub fn place_scatter(job: &ScatterJob) -> Vec<Transform> {
     let corner = DVec2::new(job.coord.x as f64, job.coord.y as f64) * size;
     let first = (corner / spacing).floor();
     let last = ((corner + size) / spacing).floor();
+    // A layer in force has at most its budget of candidates a chunk (a row and a column more
+    // where cells straddle its edges); an unchecked layer with no spacing, or one far too
+    // fine, places nothing rather than loop without end.
+    let cells = (last - first + DVec2::ONE).element_product();
+    if !(spacing > 0.0 && cells.is_finite() && cells <= 4.0 * MAX_SCATTER_PER_CHUNK as f64) {
+        return Vec::new();
+    }
     let mut out = Vec::new();
     let mut cz = first.y as i64;
     while cz <= last.y as i64 {

@@ -217,3 +217,77 @@ fn the_sampler_does_not_take_tables_of_another_seed() {
         assert_eq!(wrong.height(x, z).to_bits(), right.height(x, z).to_bits());
     }
 }
+
+#[test]
+fn the_sampler_and_the_jobs_take_an_unchecked_config_and_any_coordinates_without_panicking() {
+    // What a game may build in code and hand to the sampler or a job without validating it.
+    use bevy_perlin_terrain::chunk::{ChunkJob, build_chunk_mesh};
+    use bevy_perlin_terrain::perlin_core::Erosion;
+    use bevy_perlin_terrain::scatter::{ScatterJob, place_scatter};
+    use bevy_perlin_terrain::{Biome, MAX_BIOMES};
+    let world = crate::biomes::world();
+    let tables = Arc::new(NoiseTables::from_seed(world.seed));
+    let sampler = |config: &TerrainConfig| TerrainSampler::new(tables.clone(), config);
+    let coord = IVec2::new(1, -2);
+    let vertices = |config: &TerrainConfig| {
+        let n = config.chunk_resolution as usize;
+        n * n + 4 * n
+    };
+
+    // More biomes than the plugin weighs: the first MAX_BIOMES are the ground.
+    let mut many = world.clone();
+    many.biomes = (0..MAX_BIOMES + 1)
+        .map(|k| Biome {
+            name: format!("biome {k}"),
+            ..world.biomes[k % world.biomes.len()].clone()
+        })
+        .collect();
+    let mut first = many.clone();
+    first.biomes.truncate(MAX_BIOMES);
+    let (all, weighed) = (sampler(&many), sampler(&first));
+    for (x, z) in [(0.0, 0.0), (1234.5, -987.0), (40_000.0, 25_000.0)] {
+        assert_eq!(all.height(x, z).to_bits(), weighed.height(x, z).to_bits());
+    }
+    let mesh = build_chunk_mesh(&ChunkJob::new(tables.clone(), &many, coord, 0));
+    assert_eq!(mesh.positions.len(), vertices(&many));
+
+    // Erosion with no octaves cuts nothing, on a sample and on a chunk.
+    let mut eroded = small_config();
+    eroded.noise.erosion = Some(Erosion {
+        octaves: 0,
+        ..Erosion::default()
+    });
+    assert!(sampler(&eroded).height(10.0, 20.0).is_finite());
+    let mesh = build_chunk_mesh(&ChunkJob::new(tables.clone(), &eroded, coord, 0));
+    assert_eq!(mesh.positions.len(), vertices(&eroded));
+    assert!(mesh.positions.iter().all(|p| p[1].is_finite()));
+
+    // A scatter layer with no spacing, or one far finer than a chunk's budget of candidates,
+    // places nothing (and at once).
+    for spacing in [0.0, -3.0, f32::NAN, 1e-6] {
+        let mut config = small_config();
+        config.scatter = vec![ScatterLayer {
+            name: "dust".into(),
+            spacing,
+            ..ScatterLayer::default()
+        }];
+        let job = ScatterJob::new(sampler(&config), &config, 0, coord).expect("the layer");
+        assert!(place_scatter(&job).is_empty(), "spacing {spacing}");
+    }
+
+    // The world's sampler anywhere on (and off) the plane.
+    let world_sampler = sampler(&world);
+    let far = [
+        (1e300, 0.0),
+        (-1e18, 1e18),
+        (f64::INFINITY, 5.0),
+        (f64::NEG_INFINITY, f64::NEG_INFINITY),
+        (f64::NAN, 0.0),
+    ];
+    for (x, z) in far {
+        world_sampler.height(x, z);
+        world_sampler.normal(x, z);
+        world_sampler.biome(x, z);
+    }
+    assert!(world_sampler.height(-1e18, 1e18).is_finite());
+}

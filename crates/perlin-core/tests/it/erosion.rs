@@ -244,3 +244,31 @@ fn erosion_in_ron_defaults_every_field() {
     );
     assert!(ron::from_str::<Fbm>("(erosion: Some((strenght: 0.2)))").is_err());
 }
+
+#[test]
+fn erosion_with_no_octaves_unchecked_cuts_nothing_and_a_grid_equals_its_samples() {
+    // `octaves: 0` fails validation; an Fbm built in code with it must still sample: the
+    // filter has no gully to cut, and the grid path agrees with the point path (within the
+    // grid path's `f32`, as for any noise).
+    let tables = NoiseTables::from_seed(5);
+    let fbm = Fbm {
+        frequency: 1.0 / 300.0,
+        erosion: Some(Erosion {
+            octaves: 0,
+            ..Erosion::default()
+        }),
+        ..Fbm::default()
+    };
+    let spec = GridSpec::new([-40.0, 17.0], 3.0, [21, 13]);
+    let mut grid = vec![0.0f32; 21 * 13];
+    fbm.fill_grid(&tables, &spec, &mut grid)
+        .expect("a small grid");
+    for j in 0..13 {
+        for i in 0..21 {
+            let p = [spec.position(0, i), spec.position(1, j)];
+            let v = fbm.sample2(&tables, p[0], p[1]);
+            assert!(v.is_finite(), "{p:?}: {v}");
+            assert!((grid[j * 21 + i] as f64 - v).abs() < 1e-5, "{p:?}");
+        }
+    }
+}
