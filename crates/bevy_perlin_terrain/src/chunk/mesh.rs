@@ -78,7 +78,7 @@ impl ChunkJob {
         lod: u8,
     ) -> Self {
         let ground = sampler.ground_recipe().clone();
-        let quads = config.chunk_resolution.max(3) - 1;
+        let quads = config.chunk_quads();
         Self {
             tables: sampler.tables().clone(),
             creases: ground.has_erosion(),

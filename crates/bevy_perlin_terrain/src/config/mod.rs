@@ -275,18 +275,23 @@ impl TerrainConfig {
         LodLayout::new(self)
     }
 
+    /// Quads along a chunk's side, `chunk_resolution − 1` (at least 2: an unchecked config's
+    /// smaller resolution is taken as 3, as chunk meshes take it).
+    pub fn chunk_quads(&self) -> u32 {
+        self.chunk_resolution.max(3) - 1
+    }
+
     /// Metres between neighbouring vertices of a chunk of level `lod`:
     /// `chunk_size · 2^lod / (chunk_resolution − 1)`.
     pub fn vertex_spacing(&self, lod: u8) -> f64 {
-        self.chunk_size as f64 * f64::from(lod.min(MAX_LOD)).exp2()
-            / (self.chunk_resolution.max(2) - 1) as f64
+        self.chunk_size as f64 * f64::from(lod.min(MAX_LOD)).exp2() / self.chunk_quads() as f64
     }
 
     /// The world position (`x`, `z`) of vertex `(i, j)` of the chunk at `coord` of level `lod`:
     /// global sample indices `coord · quads + (i, j)` times the level's vertex spacing, so
     /// neighbouring chunks compute their shared edge from the same integers.
     pub fn vertex_position(&self, coord: IVec2, lod: u8, i: u32, j: u32) -> [f64; 2] {
-        let quads = (self.chunk_resolution.max(2) - 1) as i64;
+        let quads = self.chunk_quads() as i64;
         let spacing = self.vertex_spacing(lod);
         [
             (coord.x as i64 * quads + i as i64) as f64 * spacing,

@@ -16,6 +16,11 @@ use std::iter::Map;
 use std::ops::Range;
 use std::slice::Iter;
 
+/// The most samples one grid of ground may have (2²⁶: with their gradients and creases, 1 GiB):
+/// a grid larger than that (only an unchecked config's chunk or collider, or a caller's own
+/// grid, asks for one) is [`GridError::TooLarge`] rather than an allocation that fails.
+pub(crate) const MAX_GROUND_SAMPLES: usize = 1 << 26;
+
 /// The noise values, gradients and creases of one grid, and the height scale that turns them
 /// into ground. Filled with [`fill`](Self::fill); the buffers keep their memory between fills.
 #[derive(Clone, Debug, Default)]
@@ -38,7 +43,8 @@ pub(crate) struct GroundSamples {
 impl GroundSamples {
     /// Samples `spec` (row-major, `x` along the first grid axis, `z` along the second) with the
     /// octaves `detail` can show, then applies the stamps and paths of `edits` that touch it.
-    /// On an error (a grid too large to address) no sample is left.
+    /// On an error (a grid too large to address, or of more than [`MAX_GROUND_SAMPLES`]
+    /// samples) no sample is left.
     pub fn fill(
         &mut self,
         tables: &NoiseTables,
@@ -105,6 +111,10 @@ impl GroundSamples {
         detail: Detail,
     ) -> Result<(), GridError> {
         self.biomes.clear();
+        if spec.len().is_none_or(|len| len > MAX_GROUND_SAMPLES) {
+            self.len = 0;
+            return Err(GridError::TooLarge);
+        }
         match &ground.biomes {
             None => self.fill_noise(tables, &ground.noise, ground.height_scale, spec, detail),
             Some(biomes) => with_thread_scratch(&BIOME_SCRATCH, |scratch| {

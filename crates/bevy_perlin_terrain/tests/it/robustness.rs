@@ -275,6 +275,27 @@ fn the_sampler_and_the_jobs_take_an_unchecked_config_and_any_coordinates_without
         assert!(place_scatter(&job).is_empty(), "spacing {spacing}");
     }
 
+    // A chunk too large to hold builds nothing; one too small is taken as three vertices a
+    // side, and the config's vertex positions say so too.
+    let huge = TerrainConfig {
+        chunk_resolution: u32::MAX,
+        ..small_config()
+    };
+    let mesh = build_chunk_mesh(&ChunkJob::new(tables.clone(), &huge, coord, 0));
+    assert!(mesh.positions.is_empty());
+    let tiny = TerrainConfig {
+        chunk_resolution: 2,
+        ..small_config()
+    };
+    let mesh = build_chunk_mesh(&ChunkJob::new(tables.clone(), &tiny, coord, 0));
+    assert_eq!(mesh.positions.len(), 3 * 3 + 4 * 3);
+    assert_eq!(mesh.positions[8][0], tiny.chunk_size);
+    let (corner, across) = (
+        tiny.vertex_position(coord, 0, 0, 0),
+        tiny.vertex_position(coord, 0, 2, 0),
+    );
+    assert_eq!(across[0] - corner[0], tiny.chunk_size as f64);
+
     // The world's sampler anywhere on (and off) the plane.
     let world_sampler = sampler(&world);
     let far = [
