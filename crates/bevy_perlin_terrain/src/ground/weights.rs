@@ -42,18 +42,7 @@ impl Biomes {
     ) {
         let lattice = self.weight_spacing(spacing);
         window.spacing = lattice;
-        let last = [
-            spec.size[0].saturating_sub(1),
-            spec.size[1].saturating_sub(1),
-        ];
-        for (axis, &last) in last.iter().enumerate() {
-            let (a, b) = (
-                cell(spec.position(axis, 0), lattice),
-                cell(spec.position(axis, last), lattice),
-            );
-            window.first[axis] = a.min(b) - 1;
-            window.size[axis] = (a.max(b) - a.min(b) + 4).clamp(0, 1 << 16) as usize;
-        }
+        (window.first, window.size) = node_extent(spec, lattice);
         let [nx, nz] = window.size;
         let count = self.list().len();
         // Every biome's weight at every node, then only the biomes that weigh something. The
@@ -89,6 +78,13 @@ impl Biomes {
         for &k in &window.live {
             window.nodes.extend(all.iter().map(|w| w[k]));
         }
+    }
+
+    /// How many weight nodes [`weight_window`](Self::weight_window) would hold over `spec`
+    /// (samples `spacing` apart), without working them out.
+    pub fn weight_nodes(&self, spec: &GridSpec, spacing: f64) -> usize {
+        let (_, [nx, nz]) = node_extent(spec, self.weight_spacing(spacing));
+        nx * nz
     }
 
     /// Node `(ix, iz)` of these biomes' lattice `spacing` metres apart, as the cache knows it.
@@ -417,6 +413,22 @@ impl NodeKey {
 /// level-0 chunk reads 16 to 25, its neighbours mostly the same ones, and the sampler 16 per
 /// point).
 const CACHE_SLOTS: usize = 2048;
+
+/// The first node and the number of nodes, per axis, of the window of a lattice `lattice`
+/// metres apart over `spec`: every node whose B-spline reaches a sample.
+fn node_extent(spec: &GridSpec, lattice: f64) -> ([i64; 2], [usize; 2]) {
+    let (mut first, mut size) = ([0; 2], [0; 2]);
+    for axis in 0..2 {
+        let last = spec.size[axis].saturating_sub(1);
+        let (a, b) = (
+            cell(spec.position(axis, 0), lattice),
+            cell(spec.position(axis, last), lattice),
+        );
+        first[axis] = a.min(b) - 1;
+        size[axis] = (a.max(b) - a.min(b) + 4).clamp(0, 1 << 16) as usize;
+    }
+    (first, size)
+}
 
 thread_local! {
     /// Recently computed weight nodes, direct-mapped: a node's weights are a pure function of

@@ -311,4 +311,19 @@ fn the_sampler_and_the_jobs_take_an_unchecked_config_and_any_coordinates_without
         world_sampler.biome(x, z);
     }
     assert!(world_sampler.height(-1e18, 1e18).is_finite());
+
+    // A top view of 640 km at full detail would read 10⁸ weight nodes: refused at once,
+    // nothing written; 40 km (as the preview draws it) is drawn.
+    for (metres, drawn) in [(640_000.0, false), (40_000.0, true)] {
+        let (mut heights, mut normals) = (vec![0.0; 64 * 64], vec![Vec3::ZERO; 64 * 64]);
+        let step = metres / 64.0;
+        let written =
+            world_sampler.sample_grid([0.0, 0.0], step, [64, 64], &mut heights, &mut normals);
+        assert_eq!(written, drawn, "{metres} m");
+        assert_eq!(
+            normals.iter().all(|n| n.is_normalized()),
+            drawn,
+            "{metres} m"
+        );
+    }
 }
