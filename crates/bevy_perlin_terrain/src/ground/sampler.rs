@@ -149,7 +149,9 @@ impl TerrainSampler {
     /// Heights and unit normals of the `size[0] × size[1]` grid (row-major) whose sample
     /// `(i, j)` is at `origin + (i, j) · spacing`, in one pass of the grid path (much faster than
     /// one query per point). `heights` and `normals` must hold `size[0] · size[1]` entries;
-    /// `false` (nothing written) if they do not.
+    /// `false` (nothing written) if they do not, or if the grid is more than the ground takes
+    /// at once (2²⁶ samples; with biomes, at full detail, a square of about 130 km at the world
+    /// preset's blend): sample such an area in tiles.
     pub fn sample_grid(
         &self,
         origin: [f64; 2],
