@@ -246,7 +246,9 @@ impl TerrainSampler {
             return Vec::new();
         };
         let mut window = super::weights::WeightWindow::default();
-        biomes.weight_window(&self.tables, &spec, spacing, &mut window);
+        if !biomes.weight_window(&self.tables, &spec, spacing, &mut window) {
+            return Vec::new();
+        }
         let (mut weights, mut gradients) = (Vec::new(), Vec::new());
         biomes.fill_weights(&spec, &window, &mut weights, &mut gradients);
         (window.live.iter().enumerate())

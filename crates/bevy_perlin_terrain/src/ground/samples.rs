@@ -21,11 +21,6 @@ use std::slice::Iter;
 /// grid, asks for one) is [`GridError::TooLarge`] rather than an allocation that fails.
 pub(crate) const MAX_GROUND_SAMPLES: usize = 1 << 26;
 
-/// The most biome weight nodes one grid of ground may read (2²², under 1 GiB with their
-/// climate): at the world preset's full detail, a square about 130 km a side. A chunk reads a
-/// few hundred.
-pub(crate) const MAX_WEIGHT_NODES: usize = 1 << 22;
-
 /// The noise values, gradients and creases of one grid, and the height scale that turns them
 /// into ground. Filled with [`fill`](Self::fill); the buffers keep their memory between fills.
 #[derive(Clone, Debug, Default)]
@@ -149,14 +144,12 @@ impl GroundSamples {
             ground,
         } = scratch;
         // The weights' lattice follows the detail's spacing: the same for a chunk, its
-        // neighbours and the sampler at its level. A chunk's window holds fewer nodes than it
-        // has samples; a caller's grid spread far wider than its samples (a map of hundreds of
-        // kilometres at full detail) would hold billions, and is refused.
-        if biomes.weight_nodes(spec, detail.spacing) > MAX_WEIGHT_NODES {
+        // neighbours and the sampler at its level. A grid whose window would be too large is
+        // refused.
+        if !biomes.weight_window(tables, spec, detail.spacing, window) {
             self.len = 0;
             return Err(GridError::TooLarge);
         }
-        biomes.weight_window(tables, spec, detail.spacing, window);
         let list = biomes.list();
         if let [only] = window.live[..] {
             return self.fill_alone(tables, biomes, only, spec, detail);

@@ -32,18 +32,24 @@ pub(crate) struct WeightWindow {
 
 impl Biomes {
     /// The weight nodes over the grid `spec` (samples `spacing` apart: a chunk's level) into
-    /// `window`.
+    /// `window`; `false`, and no node, where they would be more than [`MAX_WEIGHT_NODES`].
     pub fn weight_window(
         &self,
         tables: &NoiseTables,
         spec: &GridSpec,
         spacing: f64,
         window: &mut WeightWindow,
-    ) {
+    ) -> bool {
         let lattice = self.weight_spacing(spacing);
         window.spacing = lattice;
         (window.first, window.size) = node_extent(spec, lattice);
         let [nx, nz] = window.size;
+        if nx * nz > MAX_WEIGHT_NODES {
+            window.size = [0; 2];
+            window.live.clear();
+            window.nodes.clear();
+            return false;
+        }
         let count = self.list().len();
         // Every biome's weight at every node, then only the biomes that weigh something. The
         // nodes come from the thread's cache, or all at once from one climate grid over them.
@@ -78,13 +84,7 @@ impl Biomes {
         for &k in &window.live {
             window.nodes.extend(all.iter().map(|w| w[k]));
         }
-    }
-
-    /// How many weight nodes [`weight_window`](Self::weight_window) would hold over `spec`
-    /// (samples `spacing` apart), without working them out.
-    pub fn weight_nodes(&self, spec: &GridSpec, spacing: f64) -> usize {
-        let (_, [nx, nz]) = node_extent(spec, self.weight_spacing(spacing));
-        nx * nz
+        true
     }
 
     /// Node `(ix, iz)` of these biomes' lattice `spacing` metres apart, as the cache knows it.
@@ -257,6 +257,7 @@ impl Biomes {
     ) -> Vec<(usize, f32)> {
         let spec = GridSpec::new([x, z], spacing, [1, 1]);
         let mut window = WeightWindow::default();
+        // One sample's window is four nodes a side: it always fits.
         self.weight_window(tables, &spec, spacing, &mut window);
         let (mut weights, mut gradients) = (Vec::new(), Vec::new());
         self.fill_weights(&spec, &window, &mut weights, &mut gradients);
@@ -414,6 +415,12 @@ impl NodeKey {
 /// point).
 const CACHE_SLOTS: usize = 2048;
 
+/// The most weight nodes one window may hold (2²², under 1 GiB with their climate): at the
+/// world preset's full detail, a square about 130 km a side. A chunk's holds a few hundred; a
+/// caller's grid spread far wider than its samples (a map of hundreds of kilometres at full
+/// detail) would hold billions.
+pub(crate) const MAX_WEIGHT_NODES: usize = 1 << 22;
+
 /// The first node and the number of nodes, per axis, of the window of a lattice `lattice`
 /// metres apart over `spec`: every node whose B-spline reaches a sample.
 fn node_extent(spec: &GridSpec, lattice: f64) -> ([i64; 2], [usize; 2]) {
@@ -459,7 +466,7 @@ mod tests {
         spacing: f64,
     ) -> (Vec<Vec<(f32, [f32; 2])>>, WeightWindow) {
         let mut window = WeightWindow::default();
-        biomes.weight_window(tables, spec, spacing, &mut window);
+        assert!(biomes.weight_window(tables, spec, spacing, &mut window));
         let (mut weights, mut gradients) = (Vec::new(), Vec::new());
         biomes.fill_weights(spec, &window, &mut weights, &mut gradients);
         let n = spec.size[0] * spec.size[1];
