@@ -289,15 +289,16 @@ pub(crate) fn unit(v: [f64; 2]) -> [f64; 2] {
 type Directions = HashMap<(usize, i64, i64), [f64; 2]>;
 
 impl ErosionPlan {
-    /// Weights every octave by `weight` (on top of its own) and leaves out the finest ones
-    /// that end at weight 0. Cells shrink from one octave to the next, so those are a tail.
+    /// Weights every octave by `weight` (on top of its own) and leaves out those that end at
+    /// weight 0 (or NaN). With a valid `lacunarity` cells shrink from one octave to the next,
+    /// so those are the finest, a tail; an unchecked one below 1 grows them, and an invisible
+    /// fine octave first in the list would otherwise size a grid's windows by cells far
+    /// smaller than its step.
     pub(crate) fn keep(&mut self, weight: impl Fn(&ErosionOctave) -> f64) {
         for o in &mut self.octaves {
             o.weight *= weight(o);
         }
-        while self.octaves.last().is_some_and(|o| o.weight <= 0.0) {
-            self.octaves.pop();
-        }
+        self.octaves.retain(|o| o.weight > 0.0);
     }
 
     /// The gradient of the coarse terrain at `(x, y)`.
@@ -493,5 +494,36 @@ impl ErosionPlan {
             gradient,
             crease: 0.5 - 0.5 * ridge,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Fbm;
+
+    #[test]
+    fn a_plan_keeps_no_invisible_octave_even_when_an_unchecked_lacunarity_grows_the_cells() {
+        let tables = NoiseTables::from_seed(3);
+        let fbm = Fbm {
+            frequency: 1.0 / 256.0,
+            ..Fbm::default()
+        };
+        let cells = |plan: &ErosionPlan| plan.octaves.iter().map(|o| o.cell).collect::<Vec<_>>();
+        let cell = |e: &Erosion, i: i32| e.scale / fbm.frequency / e.lacunarity.powi(i);
+        // Cells of about 31, 61, 123 and 246 m: at a 31 m spacing the first two show no
+        // wavelength (at most two spacings), the others do.
+        let growing = Erosion {
+            lacunarity: 0.5,
+            ..Erosion::default()
+        };
+        let plan = growing.plan(&tables, &fbm, Detail::at_spacing(31.0));
+        assert_eq!(cells(&plan), [cell(&growing, 2), cell(&growing, 3)]);
+        assert!(plan.octaves.iter().all(|o| o.weight > 0.0));
+        // A valid lacunarity shrinks them (31, 15, 7.7 and 3.8 m): at a 4 m spacing the
+        // finest two go, a tail.
+        let valid = Erosion::default();
+        let plan = valid.plan(&tables, &fbm, Detail::at_spacing(4.0));
+        assert_eq!(cells(&plan), [cell(&valid, 0), cell(&valid, 1)]);
     }
 }

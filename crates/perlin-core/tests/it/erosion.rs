@@ -272,3 +272,39 @@ fn erosion_with_no_octaves_unchecked_cuts_nothing_and_a_grid_equals_its_samples(
         }
     }
 }
+
+#[test]
+fn erosion_with_a_lacunarity_below_one_unchecked_fills_a_wide_grid_with_bounded_work() {
+    // `lacunarity: 0.2` fails validation (1.5 to 4): the gullies' cells grow, 31, 154, 768 and
+    // 3840 m. On a grid 20 km a step only the last can show; the first, 651 cells a step, once
+    // sized the grid's windows (gigabytes for these 48 × 40 samples) although it weighs nothing.
+    let tables = NoiseTables::from_seed(8);
+    let plain = Fbm {
+        frequency: 1.0 / 256.0,
+        ..Fbm::default()
+    };
+    let eroded = Fbm {
+        erosion: Some(Erosion {
+            lacunarity: 0.2,
+            strength: 0.5,
+            ..Erosion::default()
+        }),
+        ..plain
+    };
+    let spec = GridSpec::new([-310_000.0, 520_000.0], 20_000.0, [48, 40]);
+    let (mut a, mut b) = (vec![0.0f32; 48 * 40], vec![0.0f32; 48 * 40]);
+    eroded
+        .fill_grid(&tables, &spec, &mut a)
+        .expect("a small grid");
+    plain
+        .fill_grid(&tables, &spec, &mut b)
+        .expect("a small grid");
+    assert!(a.iter().all(|v| v.is_finite()));
+    // The coarsest octave still cuts.
+    let changed = a.iter().zip(&b).filter(|(a, b)| a != b).count();
+    assert!(
+        changed > a.len() / 2,
+        "{changed} of {} samples eroded",
+        a.len()
+    );
+}
