@@ -210,7 +210,7 @@ impl GroundEdits {
         (coarse_spec, coarse_heights, coarse_slopes): (&GridSpec, &mut [f32], &mut [[f32; 2]]),
     ) {
         let (fine, coarse) = (Rows::new(spec), Rows::new(coarse_spec));
-        let every_other = coarse.is_every_other_of(&fine);
+        let every_other = is_every_other(coarse_spec, spec);
         for (m, segments) in &touching.modifiers {
             let modifier = &self.modifiers[*m as usize];
             match modifier.path_pass(segments) {
@@ -321,19 +321,21 @@ impl<'s> Rows<'s> {
             (z >= bounds.min.y && z <= bounds.max.y).then_some((j * nx..(j + 1) * nx, z, j))
         })
     }
+}
 
-    /// Whether this grid's samples are every other sample of `fine`'s, position for position
-    /// (the same bits), and `fine` has none past them.
-    fn is_every_other_of(&self, fine: &Rows) -> bool {
-        let same = |a: f64, b: f64| a.to_bits() == b.to_bits();
-        let ([nx, nz], [fx, fz]) = (self.spec.size, fine.spec.size);
-        nx > 0
-            && nz > 0
-            && fx == 2 * nx - 1
-            && fz == 2 * nz - 1
-            && (0..nx).all(|i| same(self.xs[i], fine.xs[2 * i]))
-            && (0..nz).all(|j| same(self.spec.position(1, j), fine.spec.position(1, 2 * j)))
-    }
+/// Whether `coarse`'s samples are every other sample of `fine`'s, position for position (the
+/// same bits), and `fine` has none past them.
+pub(crate) fn is_every_other(coarse: &GridSpec, fine: &GridSpec) -> bool {
+    let same = |axis: usize, i: usize| {
+        coarse.position(axis, i).to_bits() == fine.position(axis, 2 * i).to_bits()
+    };
+    let ([nx, nz], [fx, fz]) = (coarse.size, fine.size);
+    nx > 0
+        && nz > 0
+        && fx == 2 * nx - 1
+        && fz == 2 * nz - 1
+        && (0..nx).all(|i| same(0, i))
+        && (0..nz).all(|j| same(1, j))
 }
 
 /// The box a grid's samples cover, `None` for an empty grid or one off the finite plane.

@@ -28,7 +28,7 @@ mod resolve;
 mod systems;
 
 pub use index::GroundEdits;
-pub(crate) use index::{Touching, grid_bounds};
+pub(crate) use index::{Touching, grid_bounds, is_every_other};
 pub(crate) use resolve::{validate_fixed_stamp, validate_path};
 
 /// The config's own stamps and paths, indexed (what the sampler and a chunk built without an

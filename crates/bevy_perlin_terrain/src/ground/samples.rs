@@ -7,7 +7,7 @@
 use super::biomes::Biomes;
 use super::recipe::GroundRecipe;
 use super::weights::WeightWindow;
-use crate::edit::{GroundEdits, Touching, grid_bounds};
+use crate::edit::{GroundEdits, Touching, grid_bounds, is_every_other};
 use crate::space::Bounds;
 use bevy::math::Vec3;
 use perlin_core::{Detail, Fbm, GridError, GridKernel, GridSpec, NoiseTables, with_thread_scratch};
@@ -54,17 +54,24 @@ impl GroundSamples {
         detail: Detail,
     ) -> Result<(), GridError> {
         self.fill_ground(tables, ground, spec, detail)?;
+        self.apply_edits(edits, spec);
+        Ok(())
+    }
+
+    /// The stamps and paths of `edits` that touch `spec`, applied to its filled ground.
+    fn apply_edits(&mut self, edits: &GroundEdits, spec: &GridSpec) {
         if let Some(touching) = touching(edits, grid_bounds(spec)) {
             let (values, gradients) = self.in_metres();
             edits.apply(GridKernel::Auto, spec, &touching, values, gradients);
         }
-        Ok(())
     }
 
     /// [`fill`](Self::fill) for `spec` with `detail`, and for `coarse` the grid `coarse_spec`
     /// with `coarse_detail`: the same results, bit for bit. Where `coarse_spec`'s samples are
-    /// every other sample of `spec` (a chunk's parent level), a path cuts each row once for both
-    /// grids. On an error neither grid keeps a sample.
+    /// every other sample of `spec` (a chunk's parent level), they are read from this grid when
+    /// both grids are one recipe filled alike (see [`GroundSamples::fills_alike`]: a level-0
+    /// chunk of the default preset, or inside one biome of the world's); otherwise a path cuts
+    /// each row once for both grids. On an error neither grid keeps a sample.
     #[allow(
         clippy::too_many_arguments,
         reason = "one fill's inputs, then the coarse grid's"
@@ -79,6 +86,13 @@ impl GroundSamples {
         (coarse_spec, coarse_detail): (&GridSpec, Detail),
     ) -> Result<(), GridError> {
         self.fill_ground(tables, ground, spec, detail)?;
+        if is_every_other(coarse_spec, spec)
+            && self.fills_alike(tables, ground, (spec, detail), (coarse_spec, coarse_detail))
+        {
+            self.apply_edits(edits, spec);
+            coarse.take_every_other(self, spec.size[0]);
+            return Ok(());
+        }
         coarse
             .fill_ground(tables, ground, coarse_spec, coarse_detail)
             .inspect_err(|_| self.len = 0)?;
@@ -99,6 +113,32 @@ impl GroundSamples {
             );
         }
         Ok(())
+    }
+
+    /// Whether the ground just filled for `fine` (before the edits) gives the grid `coarse`
+    /// the same bits wherever they share a sample: both are one recipe, the same (the single
+    /// one, or one biome that alone weighs in over either grid: the weights' lattice follows
+    /// the level's spacing, so a border differs between levels), and its noise fills both
+    /// details alike ([`Fbm::fills_alike`]).
+    fn fills_alike(
+        &self,
+        tables: &NoiseTables,
+        ground: &GroundRecipe,
+        fine: (&GridSpec, Detail),
+        coarse: (&GridSpec, Detail),
+    ) -> bool {
+        let Some(biomes) = &ground.biomes else {
+            return ground.noise.fills_alike(tables, fine, coarse);
+        };
+        let [(only, None)] = self.biomes[..] else {
+            return false;
+        };
+        let alone_over_coarse = with_thread_scratch(&BIOME_SCRATCH, |scratch| {
+            let window = &mut scratch.window;
+            biomes.weight_window(tables, coarse.0, coarse.1.spacing, window)
+                && window.live == [only]
+        });
+        alone_over_coarse && biomes.list()[only].noise.fills_alike(tables, fine, coarse)
     }
 
     /// The ground of `spec` before the edits: the noise, or the biomes' grounds blended; on an
@@ -275,6 +315,42 @@ impl GroundSamples {
         Ok(())
     }
 
+    /// Every other sample of `fine` (a grid `width` samples wide, with an odd number of rows
+    /// and columns; one recipe, without per-sample biome weights), row by row: its values,
+    /// gradients, creases and height scale as they are.
+    fn take_every_other(&mut self, fine: &GroundSamples, width: usize) {
+        self.len = 0;
+        self.biomes.clone_from(&fine.biomes);
+        if width == 0 {
+            return;
+        }
+        let (nx, rows) = (width.div_ceil(2), fine.len / width);
+        let len = nx * rows.div_ceil(2);
+        if self.values.len() < len {
+            self.values.resize(len, 0.0);
+            self.creases.resize(len, 0.0);
+            self.gradients.resize(len, [0.0; 2]);
+        }
+        for (j, k) in (0..rows).step_by(2).enumerate() {
+            let (at, to) = (k * width..k * width + 2 * nx - 1, j * nx..(j + 1) * nx);
+            let (fv, fg, fc) = (
+                &fine.values[at.clone()],
+                &fine.gradients[at.clone()],
+                &fine.creases[at],
+            );
+            let (v, g, c) = (
+                &mut self.values[to.clone()],
+                &mut self.gradients[to.clone()],
+                &mut self.creases[to],
+            );
+            for i in 0..nx {
+                (v[i], g[i], c[i]) = (fv[2 * i], fg[2 * i], fc[2 * i]);
+            }
+        }
+        self.len = len;
+        self.height_scale = fine.height_scale;
+    }
+
     /// The samples as heights and slopes in metres, for the edits, which work in metres (`v · s`
     /// is what `height` gives, and `height(h, 1)` is `h`: the same bits as without edits).
     fn in_metres(&mut self) -> (&mut [f32], &mut [[f32; 2]]) {
@@ -288,8 +364,8 @@ impl GroundSamples {
             for v in &mut *values {
                 *v = height(*v, scale);
             }
-            for g in &mut *gradients {
-                *g = [g[0] * scale, g[1] * scale];
+            for g in gradients.as_flattened_mut() {
+                *g *= scale;
             }
         }
         self.height_scale = 1.0;
@@ -303,8 +379,8 @@ impl GroundSamples {
         for v in &mut self.values[..self.len] {
             *v = height(*v, scale) + offset;
         }
-        for g in &mut self.gradients[..self.len] {
-            *g = [g[0] * scale + 0.0, g[1] * scale + 0.0];
+        for g in self.gradients[..self.len].as_flattened_mut() {
+            *g = *g * scale + 0.0;
         }
         self.height_scale = 1.0;
     }

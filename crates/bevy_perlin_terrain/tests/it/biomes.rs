@@ -669,3 +669,35 @@ fn a_chunk_where_more_than_eight_biomes_weigh_in_shows_the_eight_that_weigh_most
     }
     assert!(checked > 0, "at most {most} biomes in a chunk");
 }
+
+#[test]
+fn inside_one_biome_and_across_borders_a_chunks_morph_targets_are_its_parents_bits() {
+    // Full-detail chunks across the world preset, some inside one biome (whose parent samples
+    // a chunk may read from its own grid) and some on borders: each morph target at a parent's
+    // vertex is that vertex, bit for bit, its normal too.
+    let config = world();
+    let n = config.chunk_resolution as usize;
+    let half = (n - 1) / 2;
+    let mut inside = 0;
+    for k in 0..12 {
+        let coord = IVec2::new(-230 + 41 * k, 170 - 29 * k);
+        let here = build(&config, coord, 0);
+        inside += usize::from(here.biomes.len() == 1);
+        let parent_coord = coord.div_euclid(IVec2::splat(2));
+        let parent = build(&config, parent_coord, 1);
+        let offset = (coord - parent_coord * 2).as_uvec2();
+        for j in (0..n).step_by(2) {
+            for i in (0..n).step_by(2) {
+                let p = (j / 2 + offset.y as usize * half) * n + i / 2 + offset.x as usize * half;
+                let target = here.morph[j * n + i];
+                assert_eq!(
+                    target[0].to_bits(),
+                    parent.positions[p][1].to_bits(),
+                    "{coord} ({i}, {j})"
+                );
+                assert_eq!([target[1], target[2], target[3]], parent.normals[p]);
+            }
+        }
+    }
+    assert!(inside >= 4, "{inside} of 12 chunks inside one biome");
+}

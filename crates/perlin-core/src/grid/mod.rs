@@ -34,6 +34,7 @@ mod spec;
 pub use crate::simd::{GridKernel, Vectorised};
 pub use spec::{GridError, GridSpec};
 
+use crate::erosion::ErosionPlan;
 use crate::fbm::{BaseNoise, Detail, Fbm, Octave, WARP_OFFSETS};
 use crate::simd::{Isa, Kernel, Real, Simd};
 use crate::tables::NoiseTables;
@@ -442,6 +443,38 @@ impl Fbm {
         Ok(())
     }
 
+    /// Whether grids `a` and `b`, each filled under its detail, give the same bits wherever
+    /// they share a sample position (the same `f64`): their details weigh every noise and
+    /// erosion octave alike, and their steps leave out the same erosion octaves (see
+    /// [`EROSION_CELLS_PER_STEP`]). A sample's arithmetic depends on nothing else of its grid,
+    /// so one holding grid `a` can read `b`'s shared samples from it instead of filling them:
+    /// a chunk's parent samples where both levels show every octave whole, say.
+    pub fn fills_alike(
+        &self,
+        tables: &NoiseTables,
+        a: (&GridSpec, Detail),
+        b: (&GridSpec, Detail),
+    ) -> bool {
+        self.detailed_octaves(a.1).eq(self.detailed_octaves(b.1))
+            && self.grid_erosion(tables, a.0, a.1) == self.grid_erosion(tables, b.0, b.1)
+    }
+
+    /// The erosion a fill of `spec` under `detail` applies: the plan less the octaves whose
+    /// cells are too small for the grid's step.
+    fn grid_erosion(
+        &self,
+        tables: &NoiseTables,
+        spec: &GridSpec,
+        detail: Detail,
+    ) -> Option<ErosionPlan> {
+        let step = spec.step[0].abs().max(spec.step[1].abs());
+        self.erosion.as_ref().map(|e| {
+            let mut plan = e.plan(tables, self, detail);
+            plan.keep(|o| f64::from(o.cell * EROSION_CELLS_PER_STEP >= step));
+            plan
+        })
+    }
+
     fn fill_in(
         &self,
         scratch: &mut Scratch,
@@ -454,12 +487,7 @@ impl Fbm {
         let lanes = isa.lanes();
         let [width, height] = spec.size;
         let padded = padded_width(width, lanes);
-        let step = spec.step[0].abs().max(spec.step[1].abs());
-        let erosion = self.erosion.as_ref().map(|e| {
-            let mut plan = e.plan(tables, self, detail);
-            plan.keep(|o| f64::from(o.cell * EROSION_CELLS_PER_STEP >= step));
-            plan
-        });
+        let erosion = self.grid_erosion(tables, spec, detail);
         let slopes = out.gradients.is_some() || erosion.is_some();
         let Scratch {
             xs,

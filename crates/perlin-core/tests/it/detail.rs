@@ -282,3 +282,76 @@ fn erosion_fades_octave_by_octave_down_to_creases_from_the_heights_alone() {
         last = now;
     }
 }
+
+#[test]
+fn grids_that_fill_alike_share_the_bits_of_their_common_samples() {
+    let t = NoiseTables::from_seed(12);
+    // A chunk's grid a metre a step and its parent's, two metres, over the same ground.
+    let grids = |step: f64| {
+        let (fine, coarse) = (
+            GridSpec {
+                origin: [0.0, 0.0],
+                step: [step, step],
+                start: [-6_400, 19_200],
+                size: [65, 65],
+            },
+            GridSpec {
+                origin: [0.0, 0.0],
+                step: [2.0 * step, 2.0 * step],
+                start: [-3_200, 9_600],
+                size: [33, 33],
+            },
+        );
+        (fine, coarse)
+    };
+    let coarse_octaves = Fbm {
+        octaves: 5,
+        frequency: 1.0 / 600.0,
+        ..Fbm::default()
+    };
+    let warped = Fbm {
+        warp: Some(DomainWarp::default()),
+        ..coarse_octaves
+    };
+    let eroded = Fbm {
+        erosion: Some(Erosion::default()),
+        ..coarse_octaves
+    };
+    // (noise, step of the finer grid, whether both grids fill alike)
+    let cases = [
+        // The finest wavelength, 37.5 m, is whole at steps up to 9.4 m: not at the 16 m of the
+        // coarse grid over a fine one of 8.
+        (coarse_octaves, 1.0, true),
+        (warped, 2.0, true),
+        (coarse_octaves, 8.0, false),
+        // Gullies down to 9 m: whole at steps up to 2.25 m.
+        (eroded, 1.0, true),
+        (eroded, 2.0, false),
+        (finely_eroded(), 1.0, false),
+    ];
+    for (fbm, step, alike) in cases {
+        let (fine, coarse) = grids(step);
+        let detail = |spec: &GridSpec| Detail::at_spacing(spec.step[0]);
+        assert_eq!(
+            fbm.fills_alike(&t, (&fine, detail(&fine)), (&coarse, detail(&coarse))),
+            alike,
+            "{fbm:?} at {step}"
+        );
+        let (a, b) = (
+            fill(&fbm, &t, &fine, GridKernel::Auto, detail(&fine)),
+            fill(&fbm, &t, &coarse, GridKernel::Auto, detail(&coarse)),
+        );
+        let shared = (0..33i64)
+            .flat_map(|j| (0..33i64).map(move |i| (i, j)))
+            .map(|(i, j)| {
+                let (ci, cj) = (coarse.start[0] + i, coarse.start[1] + j);
+                at(&a, &fine, 2 * ci, 2 * cj) == at(&b, &coarse, ci, cj)
+            });
+        let equal = shared.filter(|&same| same).count();
+        if alike {
+            assert_eq!(equal, 33 * 33, "{fbm:?} at {step}");
+        } else {
+            assert!(equal < 33 * 33 / 2, "{fbm:?} at {step}: {equal} equal");
+        }
+    }
+}
