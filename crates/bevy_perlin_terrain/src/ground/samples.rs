@@ -133,12 +133,14 @@ impl GroundSamples {
         let [(only, None)] = self.biomes[..] else {
             return false;
         };
-        let alone_over_coarse = with_thread_scratch(&BIOME_SCRATCH, |scratch| {
-            let window = &mut scratch.window;
-            biomes.weight_window(tables, coarse.0, coarse.1.spacing, window)
-                && window.live == [only]
-        });
-        alone_over_coarse && biomes.list()[only].noise.fills_alike(tables, fine, coarse)
+        // The noise first: where it differs (most levels), the coarse grid's weights are not
+        // worked out twice.
+        biomes.list()[only].noise.fills_alike(tables, fine, coarse)
+            && with_thread_scratch(&BIOME_SCRATCH, |scratch| {
+                let window = &mut scratch.window;
+                biomes.weight_window(tables, coarse.0, coarse.1.spacing, window)
+                    && window.live == [only]
+            })
     }
 
     /// The ground of `spec` before the edits: the noise, or the biomes' grounds blended; on an
