@@ -215,11 +215,7 @@ impl GroundSamples {
             .extend(live.iter().map(|&slot| (window.live[slot], Some(slot))));
         self.len = 0;
         self.height_scale = 1.0;
-        if self.values.len() < len {
-            self.values.resize(len, 0.0);
-            self.creases.resize(len, 0.0);
-            self.gradients.resize(len, [0.0; 2]);
-        }
+        self.grow(len);
         // The sums start at +0; each biome adds over the rectangle of samples where it weighs
         // in (elsewhere its terms are exact zeros): a coarse chunk across several biomes
         // computes each one's ground over its own part.
@@ -299,11 +295,7 @@ impl GroundSamples {
         // The fill writes every sample of the grid: the buffers grow when a grid needs more,
         // and what they held is not cleared first.
         self.len = 0;
-        if self.values.len() < len {
-            self.values.resize(len, 0.0);
-            self.creases.resize(len, 0.0);
-            self.gradients.resize(len, [0.0; 2]);
-        }
+        self.grow(len);
         noise.fill_grid_detailed(
             GridKernel::Auto,
             tables,
@@ -328,11 +320,7 @@ impl GroundSamples {
         }
         let (nx, rows) = (width.div_ceil(2), fine.len / width);
         let len = nx * rows.div_ceil(2);
-        if self.values.len() < len {
-            self.values.resize(len, 0.0);
-            self.creases.resize(len, 0.0);
-            self.gradients.resize(len, [0.0; 2]);
-        }
+        self.grow(len);
         for (j, k) in (0..rows).step_by(2).enumerate() {
             let (at, to) = (k * width..k * width + 2 * nx - 1, j * nx..(j + 1) * nx);
             let (fv, fg, fc) = (
@@ -351,6 +339,16 @@ impl GroundSamples {
         }
         self.len = len;
         self.height_scale = fine.height_scale;
+    }
+
+    /// Buffers of at least `len` samples. They only grow, and what they held is not cleared:
+    /// every fill writes (or zeroes) each sample it uses.
+    fn grow(&mut self, len: usize) {
+        if self.values.len() < len {
+            self.values.resize(len, 0.0);
+            self.creases.resize(len, 0.0);
+            self.gradients.resize(len, [0.0; 2]);
+        }
     }
 
     /// The samples as heights and slopes in metres, for the edits, which work in metres (`v · s`
