@@ -69,9 +69,10 @@ impl GroundSamples {
     /// [`fill`](Self::fill) for `spec` with `detail`, and for `coarse` the grid `coarse_spec`
     /// with `coarse_detail`: the same results, bit for bit. Where `coarse_spec`'s samples are
     /// every other sample of `spec` (a chunk's parent level), they are read from this grid when
-    /// both grids are one recipe filled alike (see [`GroundSamples::fills_alike`]: a level-0
-    /// chunk of the default preset, or inside one biome of the world's); otherwise a path cuts
-    /// each row once for both grids. On an error neither grid keeps a sample.
+    /// both grids are filled alike (see [`GroundSamples::fills_alike`]: a level-0 chunk of the
+    /// default preset, or of the world's where its biomes' octaves allow, borders included);
+    /// otherwise a path cuts each row once for both grids. On an error neither grid keeps a
+    /// sample.
     #[allow(
         clippy::too_many_arguments,
         reason = "one fill's inputs, then the coarse grid's"
@@ -116,10 +117,12 @@ impl GroundSamples {
     }
 
     /// Whether the ground just filled for `fine` (before the edits) gives the grid `coarse`
-    /// the same bits wherever they share a sample: both are one recipe, the same (the single
-    /// one, or one biome that alone weighs in over either grid: the weights' lattice follows
-    /// the level's spacing, so a border differs between levels), and its noise fills both
-    /// details alike ([`Fbm::fills_alike`]).
+    /// the same bits wherever they share a sample: each recipe that weighs in fills both
+    /// details alike ([`Fbm::fills_alike`]), and so do the biomes' weights. Those are a
+    /// function of a sample's position and of their lattice, which follows the level's
+    /// spacing: where both levels have the same lattice (the world preset's four finest), a
+    /// blend is the same at both; where they differ, a border is too, and only one biome alone
+    /// over both grids is.
     fn fills_alike(
         &self,
         tables: &NoiseTables,
@@ -130,17 +133,25 @@ impl GroundSamples {
         let Some(biomes) = &ground.biomes else {
             return ground.noise.fills_alike(tables, fine, coarse);
         };
+        // The noise first: where it differs (most levels), the coarse grid's weights are not
+        // worked out twice.
+        let noise_alike = |&(b, _): &(usize, Option<usize>)| {
+            biomes.list()[b].noise.fills_alike(tables, fine, coarse)
+        };
+        if self.biomes.is_empty() || !self.biomes.iter().all(noise_alike) {
+            return false;
+        }
+        if biomes.weight_spacing(fine.1.spacing) == biomes.weight_spacing(coarse.1.spacing) {
+            return true;
+        }
         let [(only, None)] = self.biomes[..] else {
             return false;
         };
-        // The noise first: where it differs (most levels), the coarse grid's weights are not
-        // worked out twice.
-        biomes.list()[only].noise.fills_alike(tables, fine, coarse)
-            && with_thread_scratch(&BIOME_SCRATCH, |scratch| {
-                let window = &mut scratch.window;
-                biomes.weight_window(tables, coarse.0, coarse.1.spacing, window)
-                    && window.live == [only]
-            })
+        with_thread_scratch(&BIOME_SCRATCH, |scratch| {
+            let window = &mut scratch.window;
+            biomes.weight_window(tables, coarse.0, coarse.1.spacing, window)
+                && window.live == [only]
+        })
     }
 
     /// The ground of `spec` before the edits: the noise, or the biomes' grounds blended; on an
@@ -310,8 +321,8 @@ impl GroundSamples {
     }
 
     /// Every other sample of `fine` (a grid `width` samples wide, with an odd number of rows
-    /// and columns; one recipe, without per-sample biome weights), row by row: its values,
-    /// gradients, creases and height scale as they are.
+    /// and columns), row by row: its values, gradients, creases, biome weights and height
+    /// scale as they are.
     fn take_every_other(&mut self, fine: &GroundSamples, width: usize) {
         self.len = 0;
         self.biomes.clone_from(&fine.biomes);
@@ -335,6 +346,27 @@ impl GroundSamples {
             );
             for i in 0..nx {
                 (v[i], g[i], c[i]) = (fv[2 * i], fg[2 * i], fc[2 * i]);
+            }
+        }
+        // A blend's weights, slot by slot.
+        let slots = fine
+            .biomes
+            .iter()
+            .filter(|(_, slot)| slot.is_some())
+            .count();
+        if self.biome_weights.len() < slots * len {
+            self.biome_weights.resize(slots * len, 0.0);
+        }
+        for slot in 0..slots {
+            let (fw, w) = (
+                &fine.biome_weights[slot * fine.len..(slot + 1) * fine.len],
+                &mut self.biome_weights[slot * len..(slot + 1) * len],
+            );
+            for (j, k) in (0..rows).step_by(2).enumerate() {
+                let (fw, w) = (&fw[k * width..], &mut w[j * nx..(j + 1) * nx]);
+                for (i, w) in w.iter_mut().enumerate() {
+                    *w = fw[2 * i];
+                }
             }
         }
         self.len = len;

@@ -190,25 +190,24 @@ impl Biomes {
                 }
                 collapsed.extend([[0.0; 2]; 3]);
             }
+            let row_nodes = RowNodes {
+                collapsed: &collapsed,
+                segment,
+                live,
+                pure: &pure,
+            };
             let mut i = 0;
             while i < nx {
-                // Eight samples between the same node columns (most blocks of a fine grid),
-                // not all one biome's: their B-splines side by side.
-                let block = columns
-                    .get(i..i + L)
-                    .filter(|block| !matches!(pure.get(block[0].1), Some(Some(_))));
-                if let Some(block) = block
-                    && blend_block(
-                        block,
-                        &collapsed,
-                        segment,
-                        live,
-                        (n, j * nx + i),
-                        weights,
-                        gradients,
-                    )
-                {
-                    i += L;
+                // Eight samples between the same node columns (most blocks of a fine grid), or
+                // four (a coarse grid's, whose nodes are four samples apart), not all one
+                // biome's: their B-splines side by side.
+                let (rest, at) = (&columns[i..], (n, j * nx + i));
+                if row_nodes.blend_block::<8>(rest, at, weights, gradients) {
+                    i += 8;
+                    continue;
+                }
+                if row_nodes.blend_block::<4>(rest, at, weights, gradients) {
+                    i += 4;
                     continue;
                 }
                 let (column, left) = &columns[i];
@@ -278,8 +277,76 @@ fn four_nodes(collapsed: &[[f32; 2]], start: usize) -> ([f32; 4], [f32; 4]) {
     ([c0[0], c1[0], c2[0], c3[0]], [c0[1], c1[1], c2[1], c3[1]])
 }
 
-/// Samples side by side in [`blend_block`].
-const L: usize = 8;
+/// One row's weight nodes, as [`Biomes::fill_weights`] reads them: each live biome's nodes
+/// collapsed along `z` (`segment` apart in `collapsed`), and per first node column of a sample
+/// the live biome that weighs all at its 4 × 4 nodes, if one does.
+struct RowNodes<'a> {
+    collapsed: &'a [[f32; 2]],
+    segment: usize,
+    live: usize,
+    pure: &'a [Option<usize>],
+}
+
+impl RowNodes<'_> {
+    /// The weights and gradients of the first `L` samples of `columns` (each one's basis and
+    /// first node column), from sample `s` (of `n`) of the row, when their columns share their
+    /// nodes and those nodes are not all one biome's: each live biome's nodes weighed by each
+    /// sample's basis. Each sample's arithmetic is the single sample's (the same products and
+    /// sums in the same order), so its bits are too; the lanes side by side vectorise. `false`,
+    /// writing nothing, where there are fewer than `L` samples, their columns differ or are one
+    /// biome's, or some sample's sum is not positive (not reached), for the single samples to
+    /// handle.
+    #[allow(clippy::needless_range_loop, reason = "lanes of arrays side by side")]
+    fn blend_block<const L: usize>(
+        &self,
+        columns: &[(Basis, usize)],
+        (n, s): (usize, usize),
+        weights: &mut [f32],
+        gradients: &mut [[f32; 2]],
+    ) -> bool {
+        let (Some(block), live) = (columns.get(..L), self.live) else {
+            return false;
+        };
+        let left = block[0].1;
+        if live > MAX_BIOMES
+            || matches!(self.pure.get(left), Some(Some(_)))
+            || block.iter().any(|&(_, l)| l != left)
+        {
+            return false;
+        }
+        // Lane `l` of `[value, ∂x, ∂z]`, per biome and summed.
+        let mut out = [[[0.0f32; L]; 3]; MAX_BIOMES];
+        let mut sums = [[0.0f32; L]; 3];
+        for (b, out) in out[..live].iter_mut().enumerate() {
+            let (values, slopes) = four_nodes(self.collapsed, b * self.segment + left);
+            for l in 0..L {
+                let basis = &block[l].0;
+                out[0][l] = basis.weighted(&basis.weights, values);
+                out[1][l] = basis.weighted(&basis.slopes, values);
+                out[2][l] = basis.weighted(&basis.weights, slopes);
+                for k in 0..3 {
+                    sums[k][l] += out[k][l];
+                }
+            }
+        }
+        if !sums[0].iter().all(|&sum| sum > 0.0) {
+            return false;
+        }
+        for (b, out) in out[..live].iter().enumerate() {
+            let (Some(weights), Some(gradients)) = (
+                weights.get_mut(b * n + s..b * n + s + L),
+                gradients.get_mut(b * n + s..b * n + s + L),
+            ) else {
+                continue;
+            };
+            for l in 0..L {
+                let lane = |v: &[[f32; L]; 3]| [v[0][l], v[1][l], v[2][l]];
+                (weights[l], gradients[l]) = normalised(lane(out), lane(&sums));
+            }
+        }
+        true
+    }
+}
 
 /// A biome's weight and its gradient at a sample, from its B-spline and the B-splines' sums
 /// (`[value, ∂x, ∂z]` each).
@@ -287,62 +354,6 @@ const L: usize = 8;
 fn normalised([x, dx, dz]: [f32; 3], [sum, sum_x, sum_z]: [f32; 3]) -> (f32, [f32; 2]) {
     let w = x / sum;
     (w, [(dx - w * sum_x) / sum, (dz - w * sum_z) / sum])
-}
-
-/// The weights and gradients of `L` samples of a row from sample `s` (of `n`) (`block`: each
-/// one's basis and first node column) when their columns share their nodes: each live
-/// biome's nodes, collapsed along `z` in `collapsed` (`segment` apart), weighed by each
-/// sample's basis. Each sample's arithmetic is the single sample's (the same products and
-/// sums in the same order), so its bits are too; the lanes side by side vectorise. `false`,
-/// writing nothing, where the columns differ or some sample's sum is not positive (not
-/// reached), for the single samples to handle.
-#[allow(clippy::needless_range_loop, reason = "lanes of arrays side by side")]
-fn blend_block(
-    block: &[(Basis, usize)],
-    collapsed: &[[f32; 2]],
-    segment: usize,
-    live: usize,
-    (n, s): (usize, usize),
-    weights: &mut [f32],
-    gradients: &mut [[f32; 2]],
-) -> bool {
-    let Some(&(_, left)) = block.first() else {
-        return false;
-    };
-    if block.len() != L || live > MAX_BIOMES || block.iter().any(|&(_, l)| l != left) {
-        return false;
-    }
-    // Lane `l` of `[value, ∂x, ∂z]`, per biome and summed.
-    let mut out = [[[0.0f32; L]; 3]; MAX_BIOMES];
-    let mut sums = [[0.0f32; L]; 3];
-    for (b, out) in out[..live].iter_mut().enumerate() {
-        let (values, slopes) = four_nodes(collapsed, b * segment + left);
-        for l in 0..L {
-            let basis = &block[l].0;
-            out[0][l] = basis.weighted(&basis.weights, values);
-            out[1][l] = basis.weighted(&basis.slopes, values);
-            out[2][l] = basis.weighted(&basis.weights, slopes);
-            for k in 0..3 {
-                sums[k][l] += out[k][l];
-            }
-        }
-    }
-    if !sums[0].iter().all(|&sum| sum > 0.0) {
-        return false;
-    }
-    for (b, out) in out[..live].iter().enumerate() {
-        let (Some(weights), Some(gradients)) = (
-            weights.get_mut(b * n + s..b * n + s + L),
-            gradients.get_mut(b * n + s..b * n + s + L),
-        ) else {
-            continue;
-        };
-        for l in 0..L {
-            let lane = |v: &[[f32; L]; 3]| [v[0][l], v[1][l], v[2][l]];
-            (weights[l], gradients[l]) = normalised(lane(out), lane(&sums));
-        }
-    }
-    true
 }
 
 /// Sample `s` (of `n`) weighs all to live biome `only`: weight 1 and no slope, and 0 for each
