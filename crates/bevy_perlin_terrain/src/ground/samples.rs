@@ -348,16 +348,14 @@ impl GroundSamples {
                 (v[i], g[i], c[i]) = (fv[2 * i], fg[2 * i], fc[2 * i]);
             }
         }
-        // A blend's weights, slot by slot.
-        let slots = fine
-            .biomes
-            .iter()
-            .filter(|(_, slot)| slot.is_some())
-            .count();
-        if self.biome_weights.len() < slots * len {
-            self.biome_weights.resize(slots * len, 0.0);
+        // A blend's weights, each in its slot (the biomes name theirs; a slot whose biome
+        // weighs nothing over the grid is not named).
+        let slots = fine.biomes.iter().filter_map(|&(_, slot)| slot);
+        let used = slots.clone().max().map_or(0, |slot| slot + 1);
+        if self.biome_weights.len() < used * len {
+            self.biome_weights.resize(used * len, 0.0);
         }
-        for slot in 0..slots {
+        for slot in slots {
             let (fw, w) = (
                 &fine.biome_weights[slot * fine.len..(slot + 1) * fine.len],
                 &mut self.biome_weights[slot * len..(slot + 1) * len],
@@ -612,4 +610,105 @@ pub(crate) fn with_thread_samples_and_coarse<R>(
     f: impl FnOnce(&mut GroundSamples, &mut GroundSamples) -> R,
 ) -> R {
     with_thread_samples(|samples| with_thread_scratch(&COARSE_SAMPLES, |coarse| f(samples, coarse)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::parse_config;
+
+    /// The weight of every biome of `samples` at each of its samples (its index in the config,
+    /// then the weights; 1 for a biome alone).
+    fn weights_by_biome(samples: &GroundSamples) -> Vec<(usize, Vec<f32>)> {
+        let len = samples.len();
+        samples
+            .biome_weights()
+            .map(|(biome, weights)| (biome, weights.map_or(vec![1.0; len], <[f32]>::to_vec)))
+            .collect()
+    }
+
+    #[test]
+    fn every_other_sample_keeps_each_biome_in_its_slot() {
+        // A 5 × 3 blend whose biomes 2 and 5 are in slots 0 and 2 (slot 1's biome weighs
+        // nothing over the grid): the 3 × 2 samples at even columns and rows, in the same slots.
+        let len = 15;
+        let fine = GroundSamples {
+            len,
+            values: (0..len).map(|s| s as f32).collect(),
+            gradients: (0..len).map(|s| [s as f32, -(s as f32)]).collect(),
+            creases: vec![0.5; len],
+            height_scale: 1.0,
+            biomes: vec![(2, Some(0)), (5, Some(2))],
+            biome_weights: (0..3 * len)
+                .map(|k| (k / len) as f32 + (k % len) as f32 / 100.0)
+                .collect(),
+        };
+        let mut coarse = GroundSamples::default();
+        coarse.take_every_other(&fine, 5);
+        let even = [0, 2, 4, 10, 12, 14];
+        assert_eq!(coarse.values[..coarse.len()], even.map(|s| s as f32));
+        let weights: Vec<(usize, Vec<f32>)> = weights_by_biome(&coarse);
+        let expected = |slot: usize| even.map(|s| slot as f32 + s as f32 / 100.0).to_vec();
+        assert_eq!(weights, vec![(2, expected(0)), (5, expected(2))]);
+    }
+
+    #[test]
+    fn a_parent_grid_read_from_its_chunk_is_the_parent_grid_filled_across_biome_borders() {
+        let bytes = include_bytes!("../../../../assets/terrain/world.terrain.ron");
+        let config = parse_config("world.terrain.ron", bytes).expect("the world preset parses");
+        let (ground, tables) = (
+            GroundRecipe::of(&config),
+            NoiseTables::from_seed(config.seed),
+        );
+        let edits = GroundEdits::default();
+        let (mut shared, mut blends) = (0, 0);
+        // Level-0 chunks (65² samples 1 m apart) and their parents' samples (33², 2 m apart)
+        // along a line of 10 km across the world's biomes.
+        for k in 0..80 {
+            let start = [-4000 + 128 * k, 2000 - 64 * k];
+            let fine = (
+                &GridSpec::new([0.0; 2], 1.0, [65, 65]).with_start(start),
+                Detail::at_spacing(1.0),
+            );
+            let coarse = (
+                &GridSpec::new([0.0; 2], 2.0, [33, 33]).with_start(start.map(|i| i / 2)),
+                Detail::at_spacing(2.0),
+            );
+            let (mut chunk, mut parent, mut alone) = (
+                GroundSamples::default(),
+                GroundSamples::default(),
+                GroundSamples::default(),
+            );
+            chunk
+                .fill_with_coarse(&mut parent, &tables, &ground, &edits, fine, coarse)
+                .expect("a chunk's grids fill");
+            alone
+                .fill(&tables, &ground, &edits, coarse.0, coarse.1)
+                .expect("a parent's grid fills");
+            let blend = chunk.biomes.len() > 1;
+            blends += usize::from(blend);
+            shared += usize::from(blend && chunk.fills_alike(&tables, &ground, fine, coarse));
+            assert_eq!(parent.len(), alone.len(), "chunk {k}");
+            for s in 0..alone.len() {
+                let (a, b) = (parent.ground(s), alone.ground(s));
+                let bits = |g: Option<(f32, Vec3)>| g.map(|(h, n)| (h.to_bits(), n.to_array()));
+                assert_eq!(bits(a), bits(b), "chunk {k}, sample {s}");
+            }
+            // The same weights for every biome (one that weighs nothing on the parent's
+            // samples may be listed with zeros).
+            let (read, filled) = (weights_by_biome(&parent), weights_by_biome(&alone));
+            for (biome, weights) in &read {
+                let other = filled.iter().find(|(b, _)| b == biome).map(|(_, w)| w);
+                for (s, w) in weights.iter().enumerate() {
+                    let expected = other.map_or(0.0, |other| other[s]);
+                    assert_eq!(*w, expected, "chunk {k}, biome {biome}, sample {s}");
+                }
+            }
+            assert!(filled.iter().all(|(b, _)| read.iter().any(|(r, _)| r == b)));
+        }
+        assert!(
+            shared >= 4 && blends >= 8,
+            "{blends} of 80 chunks across a border, {shared} of them read their parent's samples"
+        );
+    }
 }
