@@ -114,10 +114,7 @@ fn main() {
 /// The floor of the module's `--floor`: the world's chunks, the floor and the area-weighted
 /// denominator, in total and per level (medians of five builds each).
 fn floor(world: &TerrainConfig, tables: &Arc<NoiseTables>, world_jobs: &[ChunkJob]) {
-    let view = TerrainConfig {
-        view_distance: 10_000.0,
-        ..world.clone()
-    };
+    let view = views::ten_km_view(world);
     let sampler = TerrainSampler::new(tables.clone(), &view);
     let mut alive = Alive::new();
     let mut time = |job: &ChunkJob| {
@@ -134,12 +131,7 @@ fn floor(world: &TerrainConfig, tables: &Arc<NoiseTables>, world_jobs: &[ChunkJo
     let like = |job: &ChunkJob, config: &TerrainConfig| {
         ChunkJob::new(tables.clone(), config, job.coord(), job.lod()).without_colours()
     };
-    let recipe = |noise: Fbm, height_scale: f32| TerrainConfig {
-        noise,
-        height_scale,
-        biomes: Vec::new(),
-        ..view.clone()
-    };
+    let recipe = |noise: Fbm, height_scale: f32| views::recipe_alone(&view, noise, height_scale);
     let one_octave = recipe(
         Fbm {
             octaves: 1,
@@ -150,7 +142,7 @@ fn floor(world: &TerrainConfig, tables: &Arc<NoiseTables>, world_jobs: &[ChunkJo
     // Per level: the world, the floor, the denominator (seconds).
     let mut levels = Vec::<[f64; 3]>::new();
     for job in world_jobs {
-        let side = view.chunk_size as f64 * f64::from(job.lod()).exp2();
+        let side = view.lod_layout().size(job.lod());
         let (x0, z0) = (job.coord().x as f64 * side, job.coord().y as f64 * side);
         // Per biome, the shares of the points where it weighs in and where it weighs most.
         let mut shares = vec![(0.0, 0.0); world.biomes.len()];

@@ -4,7 +4,7 @@
 
 use bevy::math::IVec2;
 use bevy_perlin_terrain::chunk::ChunkJob;
-use bevy_perlin_terrain::perlin_core::NoiseTables;
+use bevy_perlin_terrain::perlin_core::{Fbm, NoiseTables};
 use bevy_perlin_terrain::{TerrainConfig, TerrainSampler};
 use std::sync::Arc;
 
@@ -64,11 +64,24 @@ pub fn biome_alone(
         .iter()
         .find(|b| b.name == name)
         .unwrap_or(&config.biomes[0]);
+    recipe_alone(config, biome.noise, biome.height_scale)
+}
+
+/// `config` with the single recipe `noise` times `height_scale` and no biomes.
+pub fn recipe_alone(config: &TerrainConfig, noise: Fbm, height_scale: f32) -> TerrainConfig {
     TerrainConfig {
-        noise: biome.noise,
-        height_scale: biome.height_scale,
+        noise,
+        height_scale,
         biomes: Vec::new(),
         ..config.clone()
+    }
+}
+
+/// `world` seen to 10 km, the views' config.
+pub fn ten_km_view(world: &TerrainConfig) -> TerrainConfig {
+    TerrainConfig {
+        view_distance: 10_000.0,
+        ..world.clone()
     }
 }
 
@@ -80,17 +93,14 @@ pub fn view_jobs(
     world: &TerrainConfig,
     tables: &Arc<NoiseTables>,
 ) -> (Vec<ChunkJob>, Vec<ChunkJob>) {
-    let view = TerrainConfig {
-        view_distance: 10_000.0,
-        ..world.clone()
-    };
+    let view = ten_km_view(world);
     let sampler = TerrainSampler::new(tables.clone(), &view);
     let chunks: Vec<(IVec2, u8)> = VIEWERS
         .iter()
         .flat_map(|&viewer| view_quadtree(&view, viewer))
         .collect();
     let biome_alone = |(coord, lod): (IVec2, u8)| {
-        let side = view.chunk_size as f64 * f64::from(lod).exp2();
+        let side = view.lod_layout().size(lod);
         let centre = ((coord.x as f64 + 0.5) * side, (coord.y as f64 + 0.5) * side);
         biome_alone(&view, &sampler, centre)
     };

@@ -332,8 +332,7 @@ impl GroundSamples {
         let (nx, rows) = (width.div_ceil(2), fine.len / width);
         let len = nx * rows.div_ceil(2);
         self.grow(len);
-        for (j, k) in (0..rows).step_by(2).enumerate() {
-            let (at, to) = (k * width..k * width + 2 * nx - 1, j * nx..(j + 1) * nx);
+        for (at, to) in kept_rows(width, rows) {
             let (fv, fg, fc) = (
                 &fine.values[at.clone()],
                 &fine.gradients[at.clone()],
@@ -360,8 +359,8 @@ impl GroundSamples {
                 &fine.biome_weights[slot * fine.len..(slot + 1) * fine.len],
                 &mut self.biome_weights[slot * len..(slot + 1) * len],
             );
-            for (j, k) in (0..rows).step_by(2).enumerate() {
-                let (fw, w) = (&fw[k * width..], &mut w[j * nx..(j + 1) * nx]);
+            for (at, to) in kept_rows(width, rows) {
+                let (fw, w) = (&fw[at], &mut w[to]);
                 for (i, w) in w.iter_mut().enumerate() {
                     *w = fw[2 * i];
                 }
@@ -588,6 +587,17 @@ struct BiomeScratch {
     live: Vec<usize>,
     weight_gradients: Vec<[f32; 2]>,
     ground: GroundSamples,
+}
+
+/// For each row that a grid `width` samples wide and `rows` tall keeps of its every other
+/// sample (its even rows): the samples from its first to its last kept one, and where the kept
+/// ones go in the grid of every other sample.
+fn kept_rows(width: usize, rows: usize) -> impl Iterator<Item = (Range<usize>, Range<usize>)> {
+    let nx = width.div_ceil(2);
+    (0..rows)
+        .step_by(2)
+        .enumerate()
+        .map(move |(j, k)| (k * width..k * width + 2 * nx - 1, j * nx..(j + 1) * nx))
 }
 
 thread_local! {
