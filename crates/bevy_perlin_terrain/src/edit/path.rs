@@ -11,8 +11,9 @@
 //! about a vertex, most samples look at one segment instead of two.
 //!
 //! A row asks each segment whose box (its reach: half the width plus the falloff, about it)
-//! holds the row for the columns its band can reach, then works eight samples at a time: every
-//! segment whose columns meet the eight, then the blend, in `f32` lanes that
+//! holds the row for the columns its band can reach, then works sixteen samples at a time
+//! (eight without AVX-512): every segment whose columns meet them, then the blend, in `f32`
+//! lanes that
 //! [`GridKernel::vectorise`](perlin_core::GridKernel::vectorise) compiles for the widest vector
 //! instructions the CPU has (the same bits on every build). Whether a segment counts for a
 //! sample is decided by comparing the sample's own `x` with bounds that depend only on the row's
@@ -252,24 +253,24 @@ struct Blend {
     never_raise: bool,
 }
 
-/// Lanes: eight samples side by side.
-const L: usize = 8;
+/// Samples side by side (`L` below): sixteen where the rows are compiled for AVX-512 (one
+/// register of `f32` lanes), eight elsewhere (one AVX2 register, or plain code). Lanes never
+/// mix, so the width changes no bit.
+const WIDE: usize = 16;
+const NARROW: usize = 8;
 
-/// Each lane's place among the eight.
-const LANES: [i32; L] = [0, 1, 2, 3, 4, 5, 6, 7];
-
-/// The nearest point of the centre line for eight samples, as far as the segments looked at
+/// The nearest point of the centre line for `L` samples, as far as the segments looked at
 /// so far go: its squared distance, the offset from it to the sample, the centre line's height
 /// there and that height's gradient (zero at a vertex).
 #[derive(Clone, Copy, Debug)]
-struct Nearest {
+struct Nearest<const L: usize> {
     d2: [f32; L],
     off: [[f32; L]; 2],
     target: [f32; L],
     grade: [[f32; L]; 2],
 }
 
-impl Nearest {
+impl<const L: usize> Nearest<L> {
     /// No point yet: every lane infinitely far.
     const NONE: Self = Self {
         d2: [f32::INFINITY; L],
@@ -333,35 +334,42 @@ impl SegmentRow {
         }
     }
 
-    /// Takes the segment's nearest point for the lanes (columns `first..first + 8`, at `x`)
+    /// Takes the segment's nearest point for the lanes (columns `first..first + L`, at `x`)
     /// within its columns where it is nearer than `best`. Each step is one operation over the
-    /// lanes, the choice made on the bits, so that they vectorise.
+    /// lanes, the choice made on the bits, so that they vectorise; the arithmetic is fused
+    /// multiply–adds, one rounding each on every build (hardware on AVX2 and AVX-512, the
+    /// library's otherwise).
     #[allow(clippy::needless_range_loop, reason = "lanes of arrays side by side")]
     #[inline(always)]
-    fn nearer<const EDGE: bool>(&self, first: usize, x: &[f64; L], best: &mut Nearest) {
-        // The lanes within the segment's columns: `from..to` of the eight (all of them unless
-        // the eight hold an `EDGE` of its columns).
-        let (from, to) = if EDGE {
-            (
-                self.cols.0.saturating_sub(first).min(L) as i32,
-                self.cols.1.saturating_sub(first).min(L) as i32,
-            )
+    fn nearer<const L: usize, const EDGE: bool>(
+        &self,
+        first: usize,
+        x: &[f64; L],
+        best: &mut Nearest<L>,
+    ) {
+        // The lanes within the segment's columns, `from..to` of the `L`, as bits (all of
+        // them unless they hold an `EDGE` of its columns).
+        let within = if EDGE {
+            let from = self.cols.0.saturating_sub(first).min(L) as u32;
+            let to = self.cols.1.saturating_sub(first).min(L) as u32;
+            const { assert!(L <= WIDE, "a block's lanes fit in the word's bits") };
+            ((1u32 << to) - 1) & !((1u32 << from) - 1)
         } else {
-            (0, L as i32)
+            u32::MAX
         };
         let mut xs = [0.0f32; L];
         for l in 0..L {
             xs[l] = (x[l] - self.ax) as f32;
         }
         for l in 0..L {
-            let (xl, lane) = (xs[l], LANES[l]);
-            let t = xl * self.tx + self.t0;
+            let xl = xs[l];
+            let t = xl.mul_add(self.tx, self.t0);
             let tc = t.clamp(0.0, 1.0);
-            let ox = xl - tc * self.u.x;
-            let oz = self.dz - tc * self.u.y;
-            let d2 = ox * ox + oz * oz;
+            let ox = (-tc).mul_add(self.u.x, xl);
+            let oz = (-tc).mul_add(self.u.y, self.dz);
+            let d2 = ox.mul_add(ox, oz * oz);
             let beside = (t > 0.0) & (t < 1.0);
-            let take = (lane >= from) & (lane < to) & (d2 < best.d2[l]);
+            let take = ((within >> l) & 1 != 0) & (d2 < best.d2[l]);
             // All ones where the segment's point is taken.
             let mask = 0u32.wrapping_sub(u32::from(take));
             let pick = |old: f32, new: f32| {
@@ -372,7 +380,7 @@ impl SegmentRow {
             best.d2[l] = pick(best.d2[l], d2);
             best.off[0][l] = pick(best.off[0][l], ox);
             best.off[1][l] = pick(best.off[1][l], oz);
-            best.target[l] = pick(best.target[l], self.base + tc * self.rise);
+            best.target[l] = pick(best.target[l], tc.mul_add(self.rise, self.base));
             best.grade[0][l] = pick(best.grade[0][l], grade(self.grade.x));
             best.grade[1][l] = pick(best.grade[1][l], grade(self.grade.y));
         }
@@ -380,14 +388,14 @@ impl SegmentRow {
 }
 
 impl Blend {
-    /// The ground `h`, `g` of eight samples pulled towards the centre line's height at their
+    /// The ground `h`, `g` of `L` samples pulled towards the centre line's height at their
     /// nearest point by the weight of their distance beyond half the width. Beyond the falloff
     /// (and, for a channel, `NEVER_RAISE`, below its bed) the ground keeps its bits.
     #[allow(clippy::needless_range_loop, reason = "lanes of arrays side by side")]
     #[inline(always)]
-    fn lanes<const NEVER_RAISE: bool>(
+    fn lanes<const L: usize, const NEVER_RAISE: bool>(
         &self,
-        near: &Nearest,
+        near: &Nearest<L>,
         h: &mut [f32; L],
         g: &mut [[f32; L]; 2],
     ) {
@@ -400,14 +408,14 @@ impl Blend {
             let d = r - self.half_width;
             let target = near.target[l];
             let k = (d * self.inv_falloff).clamp(0.0, 1.0);
-            let w = 1.0 - k * k * (3.0 - 2.0 * k);
+            let w = (-(k * k)).mul_add((-2.0f32).mul_add(k, 3.0), 1.0);
             let dw = -6.0 * k * (1.0 - k) * self.inv_falloff;
             let rest = 1.0 - w;
             let lift = (target - h[l]) * dw;
-            // `w = 1` gives `target` exactly: `h·0 + target`.
-            let h1 = h[l] * rest + target * w;
-            let gx1 = g[0][l] * rest + lift * dir[0] + w * near.grade[0][l];
-            let gz1 = g[1][l] * rest + lift * dir[1] + w * near.grade[1][l];
+            // `w = 1` gives `target` exactly: `h·0 + target`, rounded once.
+            let h1 = h[l].mul_add(rest, target * w);
+            let gx1 = g[0][l].mul_add(rest, lift.mul_add(dir[0], w * near.grade[0][l]));
+            let gz1 = g[1][l].mul_add(rest, lift.mul_add(dir[1], w * near.grade[1][l]));
             let keep = (d >= self.falloff) | (NEVER_RAISE & (h[l] <= target));
             // All ones where the ground keeps its bits.
             let mask = 0u32.wrapping_sub(u32::from(keep));
@@ -429,6 +437,8 @@ pub(crate) struct PathPass<'a> {
     blend: Blend,
     /// Whose vector instructions the rows are compiled for.
     kernel: GridKernel,
+    /// Whether they are AVX-512's: [`WIDE`] lanes, else [`NARROW`].
+    wide: bool,
     /// The segments as the last row cut sees them.
     rows: Vec<SegmentRow>,
 }
@@ -457,6 +467,7 @@ impl<'a> PathPass<'a> {
                 never_raise,
             },
             kernel: GridKernel::Auto,
+            wide: GridKernel::Auto.lanes() == Some(WIDE),
             rows: Vec::new(),
         }
     }
@@ -465,6 +476,7 @@ impl<'a> PathPass<'a> {
     /// any other kernel; `Auto`, the widest the CPU has, unless told).
     pub fn using(mut self, kernel: GridKernel) -> Self {
         self.kernel = kernel;
+        self.wide = kernel.lanes() == Some(WIDE);
         self
     }
 
@@ -549,8 +561,49 @@ impl<'a> PathPass<'a> {
         self.apply_cut(coarse_xs, coarse_heights, coarse_slopes);
     }
 
+    /// Applies the path to the rows of a grid: each `(z, heights, slopes)` of `rows` holds the
+    /// samples at `xs` (ascending, about `1 / inv_step` apart) of the row at `z`. The same as
+    /// [`apply_row`](Self::apply_row) on each row, in one pass compiled for the kernel's vector
+    /// instructions.
+    pub fn apply_rows<'r>(
+        &mut self,
+        xs: &[f64],
+        inv_step: f64,
+        rows: impl Iterator<Item = (f64, &'r mut [f32], &'r mut [[f32; 2]])>,
+    ) {
+        if self.segments.is_empty() || xs.is_empty() {
+            return;
+        }
+        if !(inv_step > 0.0 && inv_step.is_finite()) {
+            for (z, heights, slopes) in rows {
+                self.apply_row(z, xs, inv_step, heights, slopes);
+            }
+            return;
+        }
+        let kernel = self.kernel;
+        let work = GridRows {
+            pass: self,
+            xs,
+            inv_step,
+            rows,
+        };
+        kernel.vectorise(work).unwrap_or_else(Vectorised::run);
+    }
+
     /// Applies the segments of the last cut to a row.
     fn apply_cut(&self, xs: &[f64], heights: &mut [f32], slopes: &mut [[f32; 2]]) {
+        let cut = Cut {
+            pass: self,
+            xs,
+            heights,
+            slopes,
+        };
+        self.kernel.vectorise(cut).unwrap_or_else(Vectorised::run);
+    }
+
+    /// [`apply_cut`](Self::apply_cut) in `L` lanes, inlined into the caller's vector code.
+    #[inline(always)]
+    fn blend_cut<const L: usize>(&self, xs: &[f64], heights: &mut [f32], slopes: &mut [[f32; 2]]) {
         let Some(start) = self.rows.iter().map(|r| r.cols.0).min() else {
             return;
         };
@@ -565,8 +618,8 @@ impl<'a> PathPass<'a> {
         if start >= end {
             return;
         }
-        // Whole blocks of eight where the row has the samples (those no segment reaches keep
-        // their bits), so that only a row shorter than its blocks has a tail.
+        // Whole blocks where the row has the samples (those no segment reaches keep their
+        // bits), so that only a row shorter than its blocks has a tail.
         let whole = (end - start).next_multiple_of(L);
         let (start, n) = if whole <= n {
             let start = start.min(n - whole);
@@ -574,26 +627,33 @@ impl<'a> PathPass<'a> {
         } else {
             (start, end)
         };
-        let row = Row {
+        let row = Row::<L> {
             pass: self,
             first: start,
             xs: &xs[start..n],
             heights: &mut heights[start..n],
             slopes: &mut slopes[start..n],
         };
-        self.kernel.vectorise(row).unwrap_or_else(Vectorised::run);
+        if self.blend.never_raise {
+            row.blend::<true>();
+        } else {
+            row.blend::<false>();
+        }
     }
 
     /// The lanes' nearest points among the segments of the last cut (columns
-    /// `first..first + 8`, at `x`).
+    /// `first..first + L`, at `x`).
     #[inline(always)]
-    fn nearest(&self, first: usize, x: &[f64; L]) -> Nearest {
+    fn nearest<const L: usize>(&self, first: usize, x: &[f64; L]) -> Nearest<L> {
         let mut best = Nearest::NONE;
         for row in &self.rows {
-            if row.cols.0 <= first && row.cols.1 >= first + L {
-                row.nearer::<false>(first, x, &mut best);
+            // Sixteen lanes work out their columns in every block: that costs less than
+            // choosing, block by block, whether a segment covers them all. Eight lanes cover
+            // all more often, and AVX2 has no mask registers: they choose.
+            if L < WIDE && row.cols.0 <= first && row.cols.1 >= first + L {
+                row.nearer::<L, false>(first, x, &mut best);
             } else if row.cols.0 < first + L && row.cols.1 > first {
-                row.nearer::<true>(first, x, &mut best);
+                row.nearer::<L, true>(first, x, &mut best);
             }
         }
         best
@@ -607,15 +667,60 @@ impl<'a> PathPass<'a> {
             return None;
         }
         self.cut_row(p.y, &[p.x], 1.0);
-        let d2 = self.nearest(0, &[p.x; L]).d2[0];
+        let d2 = self
+            .kernel
+            .vectorise(Nearest1 { pass: self, x: p.x })
+            .unwrap_or_else(Vectorised::run);
         d2.is_finite().then(|| f64::from(d2).sqrt())
     }
+}
+
+/// The squared distance of one sample, at `x` in the row of the last cut, to its nearest
+/// point ([`PathPass::distance`]), compiled as the rows are (the same bits).
+struct Nearest1<'r, 'a> {
+    pass: &'r PathPass<'a>,
+    x: f64,
+}
+
+impl Vectorised for Nearest1<'_, '_> {
+    type Output = f32;
+    #[inline(always)]
+    fn run(self) -> f32 {
+        self.pass.nearest::<NARROW>(0, &[self.x; NARROW]).d2[0]
+    }
+}
+
+/// The `[∂h/∂x, ∂h/∂z]` pairs of `L` samples as two arrays of `L`: read as two registers'
+/// worth of whole lanes each, then split lane by lane (the compiler's shuffles), instead of
+/// gathered one element at a time.
+#[allow(clippy::needless_range_loop, reason = "lanes of arrays side by side")]
+#[inline(always)]
+fn deinterleave<const L: usize>(pairs: &[[f32; 2]; L]) -> [[f32; L]; 2] {
+    let flat = pairs.as_flattened();
+    let (Ok(low), Ok(high)) = (
+        <&[f32; L]>::try_from(&flat[..L]),
+        <&[f32; L]>::try_from(&flat[L..]),
+    ) else {
+        return [[0.0; L]; 2];
+    };
+    let (low, high) = (*low, *high);
+    let mut out = [[0.0f32; L]; 2];
+    for l in 0..L {
+        let k = 2 * l;
+        out[0][l] = if k < L { low[k] } else { high[k - L] };
+        out[1][l] = if k + 1 < L {
+            low[k + 1]
+        } else {
+            high[k + 1 - L]
+        };
+    }
+    out
 }
 
 /// A row's samples from column `first` on, under the segments of the last cut: plain `f32`
 /// lanes, which [`GridKernel::vectorise`] compiles for the widest vector instructions the CPU
 /// has (the same bits on every build).
-struct Row<'r, 'a> {
+struct Row<'r, 'a, const L: usize> {
     pass: &'r PathPass<'a>,
     first: usize,
     xs: &'r [f64],
@@ -623,20 +728,67 @@ struct Row<'r, 'a> {
     slopes: &'r mut [[f32; 2]],
 }
 
-impl Vectorised for Row<'_, '_> {
+/// The segments of the last cut over one row ([`PathPass::apply_cut`]), as vector code.
+struct Cut<'r, 'a> {
+    pass: &'r PathPass<'a>,
+    xs: &'r [f64],
+    heights: &'r mut [f32],
+    slopes: &'r mut [[f32; 2]],
+}
+
+impl Vectorised for Cut<'_, '_> {
     type Output = ();
     #[inline(always)]
     fn run(self) {
-        if self.pass.blend.never_raise {
-            self.blend::<true>();
+        let Cut {
+            pass,
+            xs,
+            heights,
+            slopes,
+        } = self;
+        if pass.wide {
+            pass.blend_cut::<WIDE>(xs, heights, slopes);
         } else {
-            self.blend::<false>();
+            pass.blend_cut::<NARROW>(xs, heights, slopes);
         }
     }
 }
 
-impl Row<'_, '_> {
-    /// Eight samples at a time; the last few as eight lanes too, the unused ones repeating the
+/// A grid's rows under a path ([`PathPass::apply_rows`]), as vector code: each row cut, then
+/// blended.
+struct GridRows<'p, 'a, 'x, I> {
+    pass: &'p mut PathPass<'a>,
+    xs: &'x [f64],
+    inv_step: f64,
+    rows: I,
+}
+
+impl<'r, I> Vectorised for GridRows<'_, '_, '_, I>
+where
+    I: Iterator<Item = (f64, &'r mut [f32], &'r mut [[f32; 2]])>,
+{
+    type Output = ();
+    #[inline(always)]
+    fn run(self) {
+        let GridRows {
+            pass,
+            xs,
+            inv_step,
+            rows,
+        } = self;
+        for (z, heights, slopes) in rows {
+            pass.cut_row(z, xs, inv_step);
+            if pass.wide {
+                pass.blend_cut::<WIDE>(xs, heights, slopes);
+            } else {
+                pass.blend_cut::<NARROW>(xs, heights, slopes);
+            }
+        }
+    }
+}
+
+impl<const L: usize> Row<'_, '_, L> {
+    /// `L` samples at a time; the last few as `L` lanes too, the unused ones repeating the
     /// last sample (lanes do not mix, so each sample gets the bits it would alone).
     #[allow(clippy::needless_range_loop, reason = "lanes of arrays side by side")]
     #[inline(always)]
@@ -658,17 +810,14 @@ impl Row<'_, '_> {
             let (Ok(x), Ok(h)) = (<&[f64; L]>::try_from(x), <&mut [f32; L]>::try_from(h)) else {
                 continue;
             };
-            let Ok(g) = <&mut [f32; 2 * L]>::try_from(g.as_flattened_mut()) else {
+            let Ok(g) = <&mut [[f32; 2]; L]>::try_from(g) else {
                 continue;
             };
-            let mut gl = [[0.0f32; L]; 2];
-            for l in 0..L {
-                (gl[0][l], gl[1][l]) = (g[2 * l], g[2 * l + 1]);
-            }
+            let mut gl = deinterleave(g);
             let near = pass.nearest(i, x);
-            pass.blend.lanes::<NEVER_RAISE>(&near, h, &mut gl);
+            pass.blend.lanes::<L, NEVER_RAISE>(&near, h, &mut gl);
             for l in 0..L {
-                (g[2 * l], g[2 * l + 1]) = (gl[0][l], gl[1][l]);
+                g[l] = [gl[0][l], gl[1][l]];
             }
             i += L;
         }
@@ -683,7 +832,7 @@ impl Row<'_, '_> {
             (xl[l], hl[l], gl[0][l], gl[1][l]) = (x[l], h[l], g[l][0], g[l][1]);
         }
         let near = pass.nearest(i, &xl);
-        pass.blend.lanes::<NEVER_RAISE>(&near, &mut hl, &mut gl);
+        pass.blend.lanes::<L, NEVER_RAISE>(&near, &mut hl, &mut gl);
         for l in 0..m {
             (h[l], g[l]) = (hl[l], [gl[0][l], gl[1][l]]);
         }
