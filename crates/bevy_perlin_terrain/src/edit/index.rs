@@ -215,30 +215,28 @@ impl GroundEdits {
             let modifier = &self.modifiers[*m as usize];
             match modifier.path_pass(segments) {
                 Some(pass) if every_other => {
-                    let mut pass = pass.using(kernel);
-                    let nx = coarse.xs.len();
-                    for (row, z, j) in fine.rows(modifier.bounds) {
-                        let (Some(heights), Some(slopes)) =
-                            (heights.get_mut(row.clone()), slopes.get_mut(row))
-                        else {
-                            continue;
-                        };
-                        // The coarse grid's row `j / 2` is this one's even row `j`.
-                        let k = j / 2 * nx..(j / 2 + 1) * nx;
-                        let coarse_row =
-                            match (coarse_heights.get_mut(k.clone()), coarse_slopes.get_mut(k)) {
-                                (Some(h), Some(g)) if j % 2 == 0 => Some((&coarse.xs[..], h, g)),
-                                _ => None,
-                            };
-                        pass.apply_row_with_coarse(
-                            z,
-                            &fine.xs,
-                            1.0 / fine.step,
-                            heights,
-                            slopes,
-                            coarse_row,
-                        );
-                    }
+                    // The coarse grid's row `j / 2` is this one's even row `j`.
+                    let (nx, coarse_nx) = (fine.xs.len().max(1), coarse.xs.len().max(1));
+                    let mut coarse_rows = coarse_heights
+                        .chunks_exact_mut(coarse_nx)
+                        .zip(coarse_slopes.chunks_exact_mut(coarse_nx));
+                    let bounds = modifier.bounds;
+                    let rows = heights
+                        .chunks_exact_mut(nx)
+                        .zip(slopes.chunks_exact_mut(nx))
+                        .zip(fine.all_rows())
+                        .enumerate()
+                        .map(|(j, (row, z))| {
+                            let coarse_row = (j % 2 == 0).then(|| coarse_rows.next()).flatten();
+                            (z, row, coarse_row)
+                        })
+                        .filter(|(z, _, _)| bounds.min.y <= *z && *z <= bounds.max.y);
+                    pass.using(kernel).apply_rows_with_coarse(
+                        &fine.xs,
+                        1.0 / fine.step,
+                        &coarse.xs,
+                        rows,
+                    );
                 }
                 _ => {
                     self.apply_one(kernel, *m, segments, &fine, heights, slopes);

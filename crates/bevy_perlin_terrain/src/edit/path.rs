@@ -500,7 +500,7 @@ impl<'a> PathPass<'a> {
 
     /// Applies the path to the row at `z`: its samples' `x` in `xs` (ascending when `inv_step`
     /// is positive and finite, otherwise each sample is cut on its own), their `heights` and
-    /// `slopes`. `true` where it cut the row as a whole.
+    /// `slopes`.
     pub fn apply_row(
         &mut self,
         z: f64,
@@ -508,9 +508,9 @@ impl<'a> PathPass<'a> {
         inv_step: f64,
         heights: &mut [f32],
         slopes: &mut [[f32; 2]],
-    ) -> bool {
+    ) {
         if self.segments.is_empty() || xs.is_empty() {
-            return false;
+            return;
         }
         if !(inv_step > 0.0 && inv_step.is_finite()) {
             for i in 0..xs.len() {
@@ -523,42 +523,10 @@ impl<'a> PathPass<'a> {
                     &mut slopes[k],
                 );
             }
-            return false;
+            return;
         }
         self.cut_row(z, xs, inv_step);
         self.apply_cut(xs, heights, slopes);
-        true
-    }
-
-    /// [`apply_row`](Self::apply_row), then the same to the row at `z` of a coarser grid
-    /// (`coarse`: its samples' `x`, heights and slopes) whose samples are every other sample of
-    /// this row (`coarse.0[i]` is `xs[2·i]`, the same bits): the row's columns, halved, are
-    /// exactly the ones the coarse row would find.
-    pub fn apply_row_with_coarse(
-        &mut self,
-        z: f64,
-        xs: &[f64],
-        inv_step: f64,
-        heights: &mut [f32],
-        slopes: &mut [[f32; 2]],
-        coarse: Option<(&[f64], &mut [f32], &mut [[f32; 2]])>,
-    ) {
-        let cut = self.apply_row(z, xs, inv_step, heights, slopes);
-        let Some((coarse_xs, coarse_heights, coarse_slopes)) = coarse else {
-            return;
-        };
-        if !cut {
-            // Not cut as a whole row: the coarse row is cut on its own.
-            self.apply_row(z, coarse_xs, 0.5 * inv_step, coarse_heights, coarse_slopes);
-            return;
-        }
-        // Column `i` of the coarse row is column `2·i` of this one.
-        let n = coarse_xs.len();
-        for row in &mut self.rows {
-            row.cols = (row.cols.0.div_ceil(2).min(n), row.cols.1.div_ceil(2).min(n));
-        }
-        self.rows.retain(|row| row.cols.0 < row.cols.1);
-        self.apply_cut(coarse_xs, coarse_heights, coarse_slopes);
     }
 
     /// Applies the path to the rows of a grid: each `(z, heights, slopes)` of `rows` holds the
@@ -571,12 +539,32 @@ impl<'a> PathPass<'a> {
         inv_step: f64,
         rows: impl Iterator<Item = (f64, &'r mut [f32], &'r mut [[f32; 2]])>,
     ) {
+        let rows = rows.map(|(z, heights, slopes)| (z, (heights, slopes), None));
+        self.apply_rows_with_coarse(xs, inv_step, &[], rows);
+    }
+
+    /// [`apply_rows`](Self::apply_rows) to a grid and to a coarser one whose samples are every
+    /// other sample of it: `coarse_xs[i]` is `xs[2·i]` (the same bits), and the coarse grid's
+    /// rows come with this one's even rows, as the `Option` of each item. A row's columns,
+    /// halved, are exactly the ones the coarse row would find, so each row is cut once for
+    /// both.
+    pub fn apply_rows_with_coarse<'r>(
+        &mut self,
+        xs: &[f64],
+        inv_step: f64,
+        coarse_xs: &[f64],
+        rows: impl Iterator<Item = (f64, GridRow<'r>, Option<GridRow<'r>>)>,
+    ) {
         if self.segments.is_empty() || xs.is_empty() {
             return;
         }
         if !(inv_step > 0.0 && inv_step.is_finite()) {
-            for (z, heights, slopes) in rows {
+            // Not cut as whole rows: each sample on its own.
+            for (z, (heights, slopes), coarse) in rows {
                 self.apply_row(z, xs, inv_step, heights, slopes);
+                if let Some((heights, slopes)) = coarse {
+                    self.apply_row(z, coarse_xs, 0.5 * inv_step, heights, slopes);
+                }
             }
             return;
         }
@@ -585,9 +573,34 @@ impl<'a> PathPass<'a> {
             pass: self,
             xs,
             inv_step,
+            coarse_xs,
             rows,
         };
         kernel.vectorise(work).unwrap_or_else(Vectorised::run);
+    }
+
+    /// One row of [`GridRows`] in `L` lanes: cut, blended, and its coarse row blended with
+    /// the columns halved.
+    #[inline(always)]
+    fn grid_row<const L: usize>(
+        &mut self,
+        (xs, inv_step, coarse_xs): (&[f64], f64, &[f64]),
+        z: f64,
+        (heights, slopes): GridRow,
+        coarse: Option<GridRow>,
+    ) {
+        self.cut_row(z, xs, inv_step);
+        self.blend_cut::<L>(xs, heights, slopes);
+        let Some((heights, slopes)) = coarse else {
+            return;
+        };
+        // Column `i` of the coarse row is column `2·i` of this one.
+        let n = coarse_xs.len();
+        for row in &mut self.rows {
+            row.cols = (row.cols.0.div_ceil(2).min(n), row.cols.1.div_ceil(2).min(n));
+        }
+        self.rows.retain(|row| row.cols.0 < row.cols.1);
+        self.blend_cut::<L>(coarse_xs, heights, slopes);
     }
 
     /// Applies the segments of the last cut to a row.
@@ -754,18 +767,22 @@ impl Vectorised for Cut<'_, '_> {
     }
 }
 
-/// A grid's rows under a path ([`PathPass::apply_rows`]), as vector code: each row cut, then
-/// blended.
+/// A row's heights and slopes.
+pub(crate) type GridRow<'r> = (&'r mut [f32], &'r mut [[f32; 2]]);
+
+/// A grid's rows under a path, and a coarse grid's with them
+/// ([`PathPass::apply_rows_with_coarse`]), as vector code: each row cut, then blended.
 struct GridRows<'p, 'a, 'x, I> {
     pass: &'p mut PathPass<'a>,
     xs: &'x [f64],
     inv_step: f64,
+    coarse_xs: &'x [f64],
     rows: I,
 }
 
 impl<'r, I> Vectorised for GridRows<'_, '_, '_, I>
 where
-    I: Iterator<Item = (f64, &'r mut [f32], &'r mut [[f32; 2]])>,
+    I: Iterator<Item = (f64, GridRow<'r>, Option<GridRow<'r>>)>,
 {
     type Output = ();
     #[inline(always)]
@@ -774,14 +791,15 @@ where
             pass,
             xs,
             inv_step,
+            coarse_xs,
             rows,
         } = self;
-        for (z, heights, slopes) in rows {
-            pass.cut_row(z, xs, inv_step);
+        let grid = (xs, inv_step, coarse_xs);
+        for (z, row, coarse) in rows {
             if pass.wide {
-                pass.blend_cut::<WIDE>(xs, heights, slopes);
+                pass.grid_row::<WIDE>(grid, z, row, coarse);
             } else {
-                pass.blend_cut::<NARROW>(xs, heights, slopes);
+                pass.grid_row::<NARROW>(grid, z, row, coarse);
             }
         }
     }
