@@ -3,6 +3,7 @@
 //! the others, and the pass that applies them to a grid of samples.
 
 use super::modifier::Modifier;
+use super::path::GridRow;
 use crate::space::{Bounds, cell_count, cells_covering};
 use bevy::math::{DVec2, IVec2};
 use bevy::platform::collections::HashMap;
@@ -216,21 +217,14 @@ impl GroundEdits {
             match modifier.path_pass(segments) {
                 Some(pass) if every_other => {
                     // The coarse grid's row `j / 2` is this one's even row `j`.
-                    let (nx, coarse_nx) = (fine.xs.len().max(1), coarse.xs.len().max(1));
-                    let mut coarse_rows = coarse_heights
-                        .chunks_exact_mut(coarse_nx)
-                        .zip(coarse_slopes.chunks_exact_mut(coarse_nx));
-                    let bounds = modifier.bounds;
-                    let rows = heights
-                        .chunks_exact_mut(nx)
-                        .zip(slopes.chunks_exact_mut(nx))
-                        .zip(fine.all_rows())
-                        .enumerate()
-                        .map(|(j, (row, z))| {
+                    let mut coarse_rows = coarse.slices(coarse_heights, coarse_slopes);
+                    let rows = fine
+                        .slices(heights, slopes)
+                        .map(|(j, z, row)| {
                             let coarse_row = (j % 2 == 0).then(|| coarse_rows.next()).flatten();
-                            (z, row, coarse_row)
+                            (z, row, coarse_row.map(|(_, _, row)| row))
                         })
-                        .filter(|(z, _, _)| bounds.min.y <= *z && *z <= bounds.max.y);
+                        .filter(|&(z, _, _)| holds_row(modifier.bounds, z));
                     pass.using(kernel).apply_rows_with_coarse(
                         &fine.xs,
                         1.0 / fine.step,
@@ -258,13 +252,10 @@ impl GroundEdits {
     ) {
         let modifier = &self.modifiers[m as usize];
         if let Some(pass) = modifier.path_pass(segments) {
-            let nx = grid.xs.len();
-            let rows = heights
-                .chunks_exact_mut(nx.max(1))
-                .zip(slopes.chunks_exact_mut(nx.max(1)))
-                .zip(grid.all_rows())
-                .filter(|(_, z)| modifier.bounds.min.y <= *z && *z <= modifier.bounds.max.y)
-                .map(|((heights, slopes), z)| (z, heights, slopes));
+            let rows = grid
+                .slices(heights, slopes)
+                .filter(|&(_, z, _)| holds_row(modifier.bounds, z))
+                .map(|(_, z, (heights, slopes))| (z, heights, slopes));
             pass.using(kernel)
                 .apply_rows(&grid.xs, 1.0 / grid.step, rows);
             return;
@@ -312,9 +303,21 @@ impl<'s> Rows<'s> {
         }
     }
 
-    /// The `z` of every row.
-    fn all_rows(&self) -> impl Iterator<Item = f64> + '_ {
-        (0..self.spec.size[1]).map(|j| self.spec.position(1, j))
+    /// Every row (its index, `z`, and its part of `heights` and `slopes`, row-major over the
+    /// grid; a row the buffers lack is left out).
+    fn slices<'b>(
+        &self,
+        heights: &'b mut [f32],
+        slopes: &'b mut [[f32; 2]],
+    ) -> impl Iterator<Item = (usize, f64, GridRow<'b>)> + use<'b, '_, 's> {
+        let nx = self.spec.size[0].max(1);
+        let zs = (0..self.spec.size[1]).map(|j| self.spec.position(1, j));
+        heights
+            .chunks_exact_mut(nx)
+            .zip(slopes.chunks_exact_mut(nx))
+            .zip(zs)
+            .enumerate()
+            .map(|(j, (row, z))| (j, z, row))
     }
 
     /// The rows (their samples' range, `z` and index) within `bounds`' `z` span.
@@ -322,9 +325,14 @@ impl<'s> Rows<'s> {
         let [nx, nz] = self.spec.size;
         (0..nz).filter_map(move |j| {
             let z = self.spec.position(1, j);
-            (z >= bounds.min.y && z <= bounds.max.y).then_some((j * nx..(j + 1) * nx, z, j))
+            holds_row(bounds, z).then_some((j * nx..(j + 1) * nx, z, j))
         })
     }
+}
+
+/// Whether the row at `z` lies within `bounds`' `z` span.
+fn holds_row(bounds: Bounds, z: f64) -> bool {
+    z >= bounds.min.y && z <= bounds.max.y
 }
 
 /// Whether `coarse`'s samples are every other sample of `fine`'s, position for position (the

@@ -146,7 +146,8 @@ impl Modifier {
         match self.path_pass(segments) {
             Some(mut pass) => {
                 let (mut h, mut g) = ([h], [g]);
-                pass.apply_row(p.y, &[p.x], 1.0, &mut h, &mut g);
+                let sample = (p.y, &mut h[..], &mut g[..]);
+                pass.apply_rows(&[p.x], 1.0, std::iter::once(sample));
                 (h[0], g[0])
             }
             None => self.apply_stamp(p, h, g),

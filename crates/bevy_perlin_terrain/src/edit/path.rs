@@ -437,8 +437,6 @@ pub(crate) struct PathPass<'a> {
     blend: Blend,
     /// Whose vector instructions the rows are compiled for.
     kernel: GridKernel,
-    /// Whether they are AVX-512's: [`WIDE`] lanes, else [`NARROW`].
-    wide: bool,
     /// The segments as the last row cut sees them.
     rows: Vec<SegmentRow>,
 }
@@ -467,7 +465,6 @@ impl<'a> PathPass<'a> {
                 never_raise,
             },
             kernel: GridKernel::Auto,
-            wide: GridKernel::Auto.lanes() == Some(WIDE),
             rows: Vec::new(),
         }
     }
@@ -476,7 +473,6 @@ impl<'a> PathPass<'a> {
     /// any other kernel; `Auto`, the widest the CPU has, unless told).
     pub fn using(mut self, kernel: GridKernel) -> Self {
         self.kernel = kernel;
-        self.wide = kernel.lanes() == Some(WIDE);
         self
     }
 
@@ -498,41 +494,20 @@ impl<'a> PathPass<'a> {
         }
     }
 
-    /// Applies the path to the row at `z`: its samples' `x` in `xs` (ascending when `inv_step`
-    /// is positive and finite, otherwise each sample is cut on its own), their `heights` and
-    /// `slopes`.
-    pub fn apply_row(
-        &mut self,
-        z: f64,
-        xs: &[f64],
-        inv_step: f64,
-        heights: &mut [f32],
-        slopes: &mut [[f32; 2]],
-    ) {
-        if self.segments.is_empty() || xs.is_empty() {
-            return;
+    /// The row at `z` cut sample by sample: for samples whose `x` are not ascending at a known
+    /// step.
+    fn each_sample(&mut self, z: f64, xs: &[f64], heights: &mut [f32], slopes: &mut [[f32; 2]]) {
+        for i in 0..xs.len() {
+            let k = i..i + 1;
+            let sample = (&mut heights[k.clone()], &mut slopes[k.clone()]);
+            self.apply_rows_with_coarse(&xs[k], 1.0, &[], std::iter::once((z, sample, None)));
         }
-        if !(inv_step > 0.0 && inv_step.is_finite()) {
-            for i in 0..xs.len() {
-                let k = i..i + 1;
-                self.apply_row(
-                    z,
-                    &xs[k.clone()],
-                    1.0,
-                    &mut heights[k.clone()],
-                    &mut slopes[k],
-                );
-            }
-            return;
-        }
-        self.cut_row(z, xs, inv_step);
-        self.apply_cut(xs, heights, slopes);
     }
 
     /// Applies the path to the rows of a grid: each `(z, heights, slopes)` of `rows` holds the
-    /// samples at `xs` (ascending, about `1 / inv_step` apart) of the row at `z`. The same as
-    /// [`apply_row`](Self::apply_row) on each row, in one pass compiled for the kernel's vector
-    /// instructions.
+    /// heights and slopes of the row at `z`, its samples' `x` in `xs` (ascending when
+    /// `inv_step` is positive and finite, otherwise each sample is cut on its own). Each row is
+    /// cut, then blended, all in one pass compiled for the kernel's vector instructions.
     pub fn apply_rows<'r>(
         &mut self,
         xs: &[f64],
@@ -561,9 +536,9 @@ impl<'a> PathPass<'a> {
         if !(inv_step > 0.0 && inv_step.is_finite()) {
             // Not cut as whole rows: each sample on its own.
             for (z, (heights, slopes), coarse) in rows {
-                self.apply_row(z, xs, inv_step, heights, slopes);
+                self.each_sample(z, xs, heights, slopes);
                 if let Some((heights, slopes)) = coarse {
-                    self.apply_row(z, coarse_xs, 0.5 * inv_step, heights, slopes);
+                    self.each_sample(z, coarse_xs, heights, slopes);
                 }
             }
             return;
@@ -571,6 +546,7 @@ impl<'a> PathPass<'a> {
         let kernel = self.kernel;
         let work = GridRows {
             pass: self,
+            wide: kernel.lanes() == Some(WIDE),
             xs,
             inv_step,
             coarse_xs,
@@ -603,18 +579,8 @@ impl<'a> PathPass<'a> {
         self.blend_cut::<L>(coarse_xs, heights, slopes);
     }
 
-    /// Applies the segments of the last cut to a row.
-    fn apply_cut(&self, xs: &[f64], heights: &mut [f32], slopes: &mut [[f32; 2]]) {
-        let cut = Cut {
-            pass: self,
-            xs,
-            heights,
-            slopes,
-        };
-        self.kernel.vectorise(cut).unwrap_or_else(Vectorised::run);
-    }
-
-    /// [`apply_cut`](Self::apply_cut) in `L` lanes, inlined into the caller's vector code.
+    /// Applies the segments of the last cut to a row in `L` lanes, inlined into the caller's
+    /// vector code.
     #[inline(always)]
     fn blend_cut<const L: usize>(&self, xs: &[f64], heights: &mut [f32], slopes: &mut [[f32; 2]]) {
         let Some(start) = self.rows.iter().map(|r| r.cols.0).min() else {
@@ -741,32 +707,6 @@ struct Row<'r, 'a, const L: usize> {
     slopes: &'r mut [[f32; 2]],
 }
 
-/// The segments of the last cut over one row ([`PathPass::apply_cut`]), as vector code.
-struct Cut<'r, 'a> {
-    pass: &'r PathPass<'a>,
-    xs: &'r [f64],
-    heights: &'r mut [f32],
-    slopes: &'r mut [[f32; 2]],
-}
-
-impl Vectorised for Cut<'_, '_> {
-    type Output = ();
-    #[inline(always)]
-    fn run(self) {
-        let Cut {
-            pass,
-            xs,
-            heights,
-            slopes,
-        } = self;
-        if pass.wide {
-            pass.blend_cut::<WIDE>(xs, heights, slopes);
-        } else {
-            pass.blend_cut::<NARROW>(xs, heights, slopes);
-        }
-    }
-}
-
 /// A row's heights and slopes.
 pub(crate) type GridRow<'r> = (&'r mut [f32], &'r mut [[f32; 2]]);
 
@@ -774,6 +714,8 @@ pub(crate) type GridRow<'r> = (&'r mut [f32], &'r mut [[f32; 2]]);
 /// ([`PathPass::apply_rows_with_coarse`]), as vector code: each row cut, then blended.
 struct GridRows<'p, 'a, 'x, I> {
     pass: &'p mut PathPass<'a>,
+    /// Whether the kernel is AVX-512's: [`WIDE`] lanes, else [`NARROW`].
+    wide: bool,
     xs: &'x [f64],
     inv_step: f64,
     coarse_xs: &'x [f64],
@@ -789,6 +731,7 @@ where
     fn run(self) {
         let GridRows {
             pass,
+            wide,
             xs,
             inv_step,
             coarse_xs,
@@ -796,7 +739,7 @@ where
         } = self;
         let grid = (xs, inv_step, coarse_xs);
         for (z, row, coarse) in rows {
-            if pass.wide {
+            if wide {
                 pass.grid_row::<WIDE>(grid, z, row, coarse);
             } else {
                 pass.grid_row::<NARROW>(grid, z, row, coarse);
