@@ -471,6 +471,45 @@ fn a_wide_grid_and_a_small_one_agree_bit_for_bit_where_they_overlap() {
 }
 
 #[test]
+fn a_large_one_octave_grid_agrees_with_a_small_one_in_one_strip_or_many() {
+    // One plain octave (values only) fills a large grid in one strip, whose bands are whole
+    // lattice rows, unless its rows crowd a few cache sets (1024 or 1025 samples apart): then
+    // in strips of about 63 rows, which split bands. Neither may change a sample's bits.
+    let t = NoiseTables::from_seed(13);
+    for hashing in [Hashing::Table, Hashing::Integer] {
+        let fbm = Fbm {
+            octaves: 1,
+            frequency: 1.0 / 37.0,
+            hashing,
+            ..Fbm::default()
+        };
+        for width in [1100, 1024, 1025] {
+            // More than 65 536 samples: past the size that is one strip whatever the width.
+            let height = 70;
+            let mut wide = vec![0.0; width * height];
+            let spec = GridSpec::new([3.0, -7.0], 0.75, [width, height]);
+            fbm.fill_grid(&t, &spec, &mut wide).unwrap();
+            let mut small = vec![0.0; 65 * 65];
+            let spec = GridSpec::new([3.0, -7.0], 0.75, [65, 65]).with_start([517, 3]);
+            fbm.fill_grid(&t, &spec, &mut small).unwrap();
+            for j in 0..65 {
+                for i in 0..65 {
+                    assert_eq!(
+                        wide[(j + 3) * width + 517 + i].to_bits(),
+                        small[j * 65 + i].to_bits(),
+                        "width {width}, {hashing:?}, at ({i}, {j})"
+                    );
+                }
+            }
+            assert!(
+                wide.iter().any(|v| v.abs() > 0.1),
+                "a flat grid proves nothing"
+            );
+        }
+    }
+}
+
+#[test]
 fn a_grid_taller_than_a_strip_agrees_with_a_small_one_across_the_strip_edges() {
     // Each strip (at most 128 rows, 32 eroded) restarts its bands, point windows and erosion
     // cells. A window across the edges between strips of a tall grid must not see them.
