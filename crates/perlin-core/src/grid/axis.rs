@@ -85,10 +85,12 @@ impl Axis {
         self.fade.resize(curved, 0.0);
         self.dfade.resize(if slopes { curved } else { 0 }, 0.0);
         // Branch-free, vectorisable passes, one set per curve; huge or non-finite coordinates
-        // take the general floor.
-        let small = positions
-            .iter()
-            .fold(true, |small, &p| small & (lattice(p).abs() < SMALL));
+        // take the general floor. A grid's positions are monotone (an exact integer index
+        // times the step, plus the origin, each rounded once), and so are their lattice
+        // coordinates: the largest magnitude is at an end, and a non-finite coordinate anywhere
+        // puts one at an end too (an infinite step gives ±∞ or NaN at every position).
+        let small = |p: Option<&f64>| p.is_none_or(|&p| lattice(p).abs() < SMALL);
+        let small = small(positions.first()) && small(positions.last());
         self.monotone = small;
         let mut out = Out {
             cell: &mut self.cell,

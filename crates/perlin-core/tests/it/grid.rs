@@ -357,6 +357,37 @@ fn unavailable_kernels_are_errors() {
 }
 
 #[test]
+fn a_grid_across_the_fast_floors_limit_agrees_with_the_point_function() {
+    // Lattice coordinates from 2⁵¹ on take the general floor, those below it the fast one
+    // (`cell_small`, exact only below 2⁵¹). A grid whose columns cross the limit must take
+    // the general floor for all of them, or the cells past it come out wrong.
+    let t = NoiseTables::from_seed(5);
+    let fbm = Fbm {
+        octaves: 1,
+        frequency: 1.0,
+        ..Fbm::default()
+    };
+    let limit = (1u64 << 51) as f64;
+    // An f64 holds halves below 2⁵²: the columns' offsets are 0 and ½.
+    let spec = GridSpec::new([limit - 32.0, 0.3], 0.5, [129, 3]);
+    let mut values = vec![0.0; 129 * 3];
+    fbm.fill_grid(&t, &spec, &mut values).unwrap();
+    let mut past = 0.0f64;
+    for j in 0..3 {
+        for i in 0..129 {
+            let (x, y) = (spec.position(0, i), spec.position(1, j));
+            let p = fbm.sample2(&t, x, y);
+            let grid = values[j * 129 + i] as f64;
+            assert!((grid - p).abs() < 1e-5, "at ({x}, {y}): {grid} vs {p}");
+            if x >= limit {
+                past = past.max(p.abs());
+            }
+        }
+    }
+    assert!(past > 0.05, "the samples past the limit prove nothing");
+}
+
+#[test]
 fn grid_equals_the_point_function() {
     let t = NoiseTables::from_seed(7);
     for fbm in configs() {
