@@ -223,9 +223,9 @@ fn strip_rows(padded: usize, height: usize, samples: usize) -> usize {
 /// Whether rows `width` samples apart lie within 32 bytes of a multiple of 4 KiB apart. A
 /// walk down a block's column then stores into the same few cache sets row after row (and,
 /// where rows are a few bytes more or less than 4 KiB apart, into lines each row's stores
-/// split). One-octave fills of 1000 × 777 took 40 % less time as one strip than in strips
-/// of 65 rows; with rows 1024, 1025 or 1028 samples apart, 10–80 % more (2026-11-28,
-/// AMD EPYC with AVX-512).
+/// split). One-octave fills of 1000 × 777 took about a third less time as one strip than
+/// in strips of 16 rows; with rows 1024, 1025 or 1028 samples apart, 5–120 % more
+/// (2026-11-28, AMD EPYC with AVX-512; `docs/benchmarks.md`).
 fn crowds_cache_sets(width: usize) -> bool {
     const PAGE: usize = 1024; // samples of 4 bytes
     let off = width % PAGE;
