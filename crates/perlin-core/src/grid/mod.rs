@@ -225,7 +225,8 @@ fn strip_rows(padded: usize, height: usize, samples: usize) -> usize {
 /// where rows are a few bytes more or less than 4 KiB apart, into lines each row's stores
 /// split). One-octave fills of 1000 × 777 took about a third less time as one strip than
 /// in strips of 16 rows; with rows 1024, 1025 or 1028 samples apart, 5–120 % more
-/// (2026-11-28, AMD EPYC with AVX-512; `docs/benchmarks.md`).
+/// (2026-11-28, AMD EPYC with AVX-512; `docs/benchmarks.md`). [`padded_width`] keeps the
+/// strip buffers' rows off the same hazard with its own rule, measured on the sums' walks.
 fn crowds_cache_sets(width: usize) -> bool {
     const PAGE: usize = 1024; // samples of 4 bytes
     let off = width % PAGE;
@@ -584,8 +585,9 @@ impl Fbm {
         } else {
             STRIP_SAMPLES
         };
-        let one_strip = padded * height <= PLAIN_STRIP_SAMPLES || !crowds_cache_sets(width);
-        let strip_rows = if unstripped && one_strip {
+        let one_strip =
+            unstripped && (padded * height <= PLAIN_STRIP_SAMPLES || !crowds_cache_sets(width));
+        let strip_rows = if one_strip {
             height
         } else {
             strip_rows(padded, height, samples)

@@ -505,7 +505,7 @@ fn a_wide_grid_and_a_small_one_agree_bit_for_bit_where_they_overlap() {
 fn a_large_one_octave_grid_agrees_with_a_small_one_in_one_strip_or_many() {
     // One plain octave (values only) fills a large grid in one strip, whose bands are whole
     // lattice rows, unless its rows crowd a few cache sets (1024 or 1025 samples apart): then
-    // in strips of about 15 rows, which split bands. Neither may change a sample's bits.
+    // in strips of 14 rows, which split bands. Neither may change a sample's bits.
     let t = NoiseTables::from_seed(13);
     for hashing in [Hashing::Table, Hashing::Integer] {
         let fbm = Fbm {
