@@ -255,7 +255,7 @@ impl GroundEdits {
             let rows = grid
                 .slices(heights, slopes)
                 .filter(|&(_, z, _)| holds_row(modifier.bounds, z))
-                .map(|(_, z, (heights, slopes))| (z, heights, slopes));
+                .map(|(_, z, row)| (z, row));
             pass.using(kernel)
                 .apply_rows(&grid.xs, 1.0 / grid.step, rows);
             return;

@@ -146,7 +146,7 @@ impl Modifier {
         match self.path_pass(segments) {
             Some(mut pass) => {
                 let (mut h, mut g) = ([h], [g]);
-                let sample = (p.y, &mut h[..], &mut g[..]);
+                let sample = (p.y, (&mut h[..], &mut g[..]));
                 pass.apply_rows(&[p.x], 1.0, std::iter::once(sample));
                 (h[0], g[0])
             }

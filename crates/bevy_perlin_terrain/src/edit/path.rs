@@ -504,17 +504,17 @@ impl<'a> PathPass<'a> {
         }
     }
 
-    /// Applies the path to the rows of a grid: each `(z, heights, slopes)` of `rows` holds the
-    /// heights and slopes of the row at `z`, its samples' `x` in `xs` (ascending when
+    /// Applies the path to the rows of a grid: each `(z, (heights, slopes))` of `rows` holds
+    /// the heights and slopes of the row at `z`, its samples' `x` in `xs` (ascending when
     /// `inv_step` is positive and finite, otherwise each sample is cut on its own). Each row is
     /// cut, then blended, all in one pass compiled for the kernel's vector instructions.
     pub fn apply_rows<'r>(
         &mut self,
         xs: &[f64],
         inv_step: f64,
-        rows: impl Iterator<Item = (f64, &'r mut [f32], &'r mut [[f32; 2]])>,
+        rows: impl Iterator<Item = (f64, GridRow<'r>)>,
     ) {
-        let rows = rows.map(|(z, heights, slopes)| (z, (heights, slopes), None));
+        let rows = rows.map(|(z, row)| (z, row, None));
         self.apply_rows_with_coarse(xs, inv_step, &[], rows);
     }
 
