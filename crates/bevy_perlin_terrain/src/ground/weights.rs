@@ -16,6 +16,7 @@ use super::climate::{Basis, ClimateWindow, cell};
 use crate::config::MAX_BIOMES;
 use perlin_core::{GridSpec, NoiseTables};
 use std::cell::RefCell;
+use std::ops::Range;
 
 /// The weight nodes over a grid: where they start, how many, which biomes weigh anything at
 /// them, and those biomes' weights per node.
@@ -28,6 +29,9 @@ pub(crate) struct WeightWindow {
     pub live: Vec<usize>,
     /// Per live biome, its weight at each node (row-major).
     nodes: Vec<f32>,
+    /// The biomes (their id) and the lattice spacing (its bits) the nodes are of, while they
+    /// hold a window: with `first` and `size`, everything the window's contents depend on.
+    of: Option<(u64, u64)>,
 }
 
 impl Biomes {
@@ -41,8 +45,15 @@ impl Biomes {
         window: &mut WeightWindow,
     ) -> bool {
         let lattice = self.weight_spacing(spacing);
+        let of = Some((self.id, lattice.to_bits()));
+        let (first, size) = node_extent(spec, lattice);
+        if window.of == of && (window.first, window.size) == (first, size) {
+            // The same nodes as the last window (a chunk's parent grid covers the chunk).
+            return true;
+        }
+        window.of = None;
         window.spacing = lattice;
-        (window.first, window.size) = node_extent(spec, lattice);
+        (window.first, window.size) = (first, size);
         let [nx, nz] = window.size;
         if nx * nz > MAX_WEIGHT_NODES {
             window.size = [0; 2];
@@ -84,6 +95,7 @@ impl Biomes {
         for &k in &window.live {
             window.nodes.extend(all.iter().map(|w| w[k]));
         }
+        window.of = of;
         true
     }
 
@@ -194,13 +206,29 @@ impl Biomes {
                 collapsed: &collapsed,
                 segment,
                 live,
-                pure: &pure,
             };
             let mut i = 0;
             while i < nx {
+                if let Some(&Some(only)) = pure.get(columns[i].1) {
+                    // All 16 nodes of these samples are one biome's: it weighs exactly 1,
+                    // without slope, and the others exactly 0 (the B-splines' result, up to the
+                    // sign of a zero). The run lasts while the samples' nodes are.
+                    let run = columns[i..]
+                        .iter()
+                        .take_while(|&&(_, left)| pure.get(left) == Some(&Some(only)))
+                        .count();
+                    all_to_one(
+                        only,
+                        (live, n, j * nx + i..j * nx + i + run),
+                        weights,
+                        gradients,
+                    );
+                    i += run;
+                    continue;
+                }
                 // Eight samples between the same node columns (most blocks of a fine grid), or
-                // four (a coarse grid's, whose nodes are four samples apart), not all one
-                // biome's: their B-splines side by side.
+                // four (a coarse grid's, whose nodes are four samples apart): their B-splines
+                // side by side.
                 let (rest, at) = (&columns[i..], (n, j * nx + i));
                 if row_nodes.blend_block::<8>(rest, at, weights, gradients) {
                     i += 8;
@@ -213,12 +241,6 @@ impl Biomes {
                 let (column, left) = &columns[i];
                 let s = j * nx + i;
                 i += 1;
-                if let Some(&Some(only)) = pure.get(*left) {
-                    // All 16 nodes are one biome's: it weighs exactly 1, without slope, and
-                    // the others exactly 0: the B-splines' result, up to the sign of a zero.
-                    all_to_one(only, (live, n, s), weights, gradients);
-                    continue;
-                }
                 // Each live biome's B-spline and its gradient, and their sums.
                 let (mut sum, mut sum_x, mut sum_z) = (0.0f32, 0.0f32, 0.0f32);
                 for (b, out) in sample[..live].iter_mut().enumerate() {
@@ -234,7 +256,7 @@ impl Biomes {
                 }
                 if sum <= 0.0 {
                     // The nodes' weights sum to 1: not reached. The first biome takes it.
-                    all_to_one(0, (live, n, s), weights, gradients);
+                    all_to_one(0, (live, n, s..s + 1), weights, gradients);
                     continue;
                 }
                 for (b, &[x, dx, dz]) in sample[..live].iter().enumerate() {
@@ -278,24 +300,22 @@ fn four_nodes(collapsed: &[[f32; 2]], start: usize) -> ([f32; 4], [f32; 4]) {
 }
 
 /// One row's weight nodes, as [`Biomes::fill_weights`] reads them: each live biome's nodes
-/// collapsed along `z` (`segment` apart in `collapsed`), and per first node column of a sample
-/// the live biome that weighs all at its 4 × 4 nodes, if one does.
+/// collapsed along `z` (`segment` apart in `collapsed`).
 struct RowNodes<'a> {
     collapsed: &'a [[f32; 2]],
     segment: usize,
     live: usize,
-    pure: &'a [Option<usize>],
 }
 
 impl RowNodes<'_> {
     /// The weights and gradients of the first `L` samples of `columns` (each one's basis and
     /// first node column), from sample `s` (of `n`) of the row, when their columns share their
-    /// nodes and those nodes are not all one biome's: each live biome's nodes weighed by each
-    /// sample's basis. Each sample's arithmetic is the single sample's (the same products and
-    /// sums in the same order), so its bits are too; the lanes side by side vectorise. `false`,
-    /// writing nothing, where there are fewer than `L` samples, their columns differ or are one
-    /// biome's, or some sample's sum is not positive (not reached), for the single samples to
-    /// handle.
+    /// nodes (which the caller has found not all one biome's): each live biome's nodes weighed
+    /// by each sample's basis. Each sample's arithmetic is the single sample's (the same
+    /// products and sums in the same order), so its bits are too; the lanes side by side
+    /// vectorise. `false`, writing nothing, where there are fewer than `L` samples, their
+    /// columns differ, or some sample's sum is not positive (not reached), for the single
+    /// samples to handle.
     #[allow(clippy::needless_range_loop, reason = "lanes of arrays side by side")]
     fn blend_block<const L: usize>(
         &self,
@@ -308,10 +328,8 @@ impl RowNodes<'_> {
             return false;
         };
         let left = block[0].1;
-        if live > MAX_BIOMES
-            || matches!(self.pure.get(left), Some(Some(_)))
-            || block.iter().any(|&(_, l)| l != left)
-        {
+        // A row's node columns only move one way: the first and last sample tell.
+        if live > MAX_BIOMES || block[L - 1].1 != left {
             return false;
         }
         // Lane `l` of `[value, ∂x, ∂z]`, per biome and summed.
@@ -356,17 +374,18 @@ fn normalised([x, dx, dz]: [f32; 3], [sum, sum_x, sum_z]: [f32; 3]) -> (f32, [f3
     (w, [(dx - w * sum_x) / sum, (dz - w * sum_z) / sum])
 }
 
-/// Sample `s` (of `n`) weighs all to live biome `only`: weight 1 and no slope, and 0 for each
-/// other of the `live` biomes.
+/// Samples `samples` (of `n`) weigh all to live biome `only`: weight 1 and no slope, and 0 for
+/// each other of the `live` biomes.
 fn all_to_one(
     only: usize,
-    (live, n, s): (usize, usize, usize),
+    (live, n, samples): (usize, usize, Range<usize>),
     weights: &mut [f32],
     gradients: &mut [[f32; 2]],
 ) {
     for b in 0..live {
-        weights[b * n + s] = if b == only { 1.0 } else { 0.0 };
-        gradients[b * n + s] = [0.0; 2];
+        let at = b * n + samples.start..b * n + samples.end;
+        weights[at.clone()].fill(if b == only { 1.0 } else { 0.0 });
+        gradients[at].fill([0.0; 2]);
     }
 }
 
@@ -520,22 +539,25 @@ mod tests {
         spline.iter().map(|w| w / sum).collect()
     }
 
+    /// A border within reach of a grid of samples `spacing` apart: the first point along the
+    /// row `z = 3000` (from `x = 0`, every 25 m) whose weights are mixed.
+    fn border(biomes: &Biomes, tables: &NoiseTables, spacing: f64) -> f64 {
+        (0..4000)
+            .map(|k| k as f64 * 25.0)
+            .find(|&x| biomes.weights_at(tables, x, 3000.0, spacing).len() > 1)
+            .expect("a border within 100 km")
+    }
+
     #[test]
     fn a_grid_weighs_each_sample_as_the_sample_alone_at_every_level() {
         let (biomes, tables) = world();
         // Spacings whose lattices hold 8 to 32 samples a node (fine chunks: blocks of eight on
         // the same nodes) and 4 (coarse ones: each sample on its own).
         for spacing in [1.0, 4.0, 16.0, 64.0, 256.0] {
-            // A border within reach: the first point along the row whose weights are mixed.
-            let mixed = |x: f64| {
-                let weights = biomes.weights_at(&tables, x, 3000.0, spacing);
-                weights.len() > 1
-            };
-            let border = (0..4000)
-                .map(|k| k as f64 * 25.0)
-                .find(|&x| mixed(x))
-                .expect("a border within 100 km");
-            let (mut pure, mut blended) = (0, 0);
+            let border = border(&biomes, &tables, spacing);
+            // Samples of one biome, of them those whose 4 × 4 nodes are all that biome's (a
+            // grid writes runs of them at once), and blended samples.
+            let (mut pure, mut whole, mut blended) = (0, 0, 0);
             // At least 67 columns and 800 m (across the border into the biomes on either
             // side), no whole number of blocks, starting at each alignment of a node.
             let columns = ((800.0 / spacing) as usize).max(64) / 8 * 8 + 3;
@@ -573,13 +595,74 @@ mod tests {
                         blended += 1;
                     } else {
                         pure += 1;
+                        whole += usize::from(window.pure_biome(0, 0).is_some());
                     }
                 }
             }
             assert!(
-                blended > 16 && pure > 16,
-                "spacing {spacing}: {blended} blended samples, {pure} of one biome"
+                blended > 16 && whole > 16,
+                "spacing {spacing}: {blended} blended samples, {pure} of one biome ({whole} of \
+                 its nodes alone)"
             );
         }
+    }
+
+    #[test]
+    fn a_window_kept_from_the_last_grid_holds_what_a_fresh_one_would() {
+        let (biomes, tables) = world();
+        // A border at level 0 (weight nodes 32 m apart): its chunk of 65² samples, the parent
+        // grid over the same ground (33² samples 2 m apart, the same nodes), then grids of
+        // other extents and lattices, each through the one window as a chunk's fills go.
+        let border = border(&biomes, &tables, 1.0);
+        let first = [border as i64 - 32, 2968];
+        let grids = [
+            (
+                GridSpec::new([0.0, 0.0], 1.0, [65, 65]).with_start(first),
+                1.0,
+            ),
+            (
+                GridSpec::new([0.0, 0.0], 2.0, [33, 33]).with_start([first[0] / 2, first[1] / 2]),
+                2.0,
+            ),
+            (
+                GridSpec::new([0.0, 0.0], 1.0, [97, 65]).with_start(first),
+                1.0,
+            ),
+            (
+                GridSpec::new([0.0, 0.0], 1.0, [65, 65]).with_start([first[0] + 64, first[1]]),
+                1.0,
+            ),
+            (
+                GridSpec::new([0.0, 0.0], 16.0, [65, 65]).with_start([first[0] / 16, 180]),
+                16.0,
+            ),
+            (
+                GridSpec::new([0.0, 0.0], 16.0, [65, 65]).with_start([first[0] / 16, 180]),
+                16.0,
+            ),
+        ];
+        let mut kept = WeightWindow::default();
+        let mut reused = 0;
+        for (k, (spec, spacing)) in grids.iter().enumerate() {
+            let before = (kept.of, kept.first, kept.size);
+            assert!(biomes.weight_window(&tables, spec, *spacing, &mut kept));
+            let mut fresh = WeightWindow::default();
+            assert!(biomes.weight_window(&tables, spec, *spacing, &mut fresh));
+            reused += usize::from(before == (kept.of, kept.first, kept.size));
+            assert_eq!(
+                (&kept.live, &kept.nodes, kept.first, kept.size, kept.spacing),
+                (
+                    &fresh.live,
+                    &fresh.nodes,
+                    fresh.first,
+                    fresh.size,
+                    fresh.spacing
+                ),
+                "grid {k}"
+            );
+            assert!(fresh.live.len() > 1, "grid {k} lies on the border");
+        }
+        // The parent grid and the repeated one kept their windows.
+        assert_eq!(reused, 2);
     }
 }
