@@ -615,31 +615,20 @@ mod tests {
         // other extents and lattices, each through the one window as a chunk's fills go.
         let border = border(&biomes, &tables, 1.0);
         let first = [border as i64 - 32, 2968];
+        // Samples `step` metres apart, `size` of them, from index `start`.
+        let grid = |step: f64, size, start| {
+            (
+                GridSpec::new([0.0, 0.0], step, size).with_start(start),
+                step,
+            )
+        };
         let grids = [
-            (
-                GridSpec::new([0.0, 0.0], 1.0, [65, 65]).with_start(first),
-                1.0,
-            ),
-            (
-                GridSpec::new([0.0, 0.0], 2.0, [33, 33]).with_start([first[0] / 2, first[1] / 2]),
-                2.0,
-            ),
-            (
-                GridSpec::new([0.0, 0.0], 1.0, [97, 65]).with_start(first),
-                1.0,
-            ),
-            (
-                GridSpec::new([0.0, 0.0], 1.0, [65, 65]).with_start([first[0] + 64, first[1]]),
-                1.0,
-            ),
-            (
-                GridSpec::new([0.0, 0.0], 16.0, [65, 65]).with_start([first[0] / 16, 180]),
-                16.0,
-            ),
-            (
-                GridSpec::new([0.0, 0.0], 16.0, [65, 65]).with_start([first[0] / 16, 180]),
-                16.0,
-            ),
+            grid(1.0, [65, 65], first),
+            grid(2.0, [33, 33], [first[0] / 2, first[1] / 2]),
+            grid(1.0, [97, 65], first),
+            grid(1.0, [65, 65], [first[0] + 64, first[1]]),
+            grid(16.0, [65, 65], [first[0] / 16, 180]),
+            grid(16.0, [65, 65], [first[0] / 16, 180]),
         ];
         let mut kept = WeightWindow::default();
         let mut reused = 0;
