@@ -5,8 +5,10 @@
 //! Each round builds every chunk of the views twice in a row, once as the world builds it and
 //! once with its biome alone (which goes first alternates from round to round), and sums each
 //! arm's times; the figure is the median over the rounds of the world's sum ÷ the alone sum
-//! (with the quartiles beside it), and the same per level of detail. The last 32 chunks stay
-//! alive, as in the `chunk` bench's groups. Release, one thread:
+//! (with the quartiles beside it), and the same per level of detail and for the chunks inside
+//! one biome (those whose mesh shows one biome's look: no other weighs in anywhere over them,
+//! by the chunk's own weights), the issue's 1.1× arm. The last 32 chunks stay alive, as in the
+//! `chunk` bench's groups. Release, one thread:
 //!
 //! `cargo bench -p bevy_perlin_terrain --no-default-features --bench biome_ratios [-- ROUNDS]`
 //! (30 rounds unless told; a round takes about a second).
@@ -46,25 +48,41 @@ fn main() {
         return;
     }
     let mut alive = Alive::new();
+    // The time of a chunk's build, and how many biomes its mesh shows.
     let mut build = |job: &ChunkJob| {
         let start = Instant::now();
-        alive.push(build_chunk_mesh(black_box(job)));
-        start.elapsed().as_secs_f64()
+        let mesh = build_chunk_mesh(black_box(job));
+        let time = start.elapsed().as_secs_f64();
+        let biomes = mesh.biomes.len();
+        alive.push(mesh);
+        (time, biomes)
     };
     let levels = usize::from(world_jobs.iter().map(ChunkJob::lod).max().unwrap_or(0)) + 1;
     let (mut ratios, mut world_sums, mut alone_sums) = (Vec::new(), Vec::new(), Vec::new());
     let mut level_ratios = vec![Vec::new(); levels];
+    let mut inside_ratios = Vec::new();
+    // Per chunk, whether it lies inside one biome (known after the warm-up round).
+    let mut inside = vec![false; world_jobs.len()];
     for round in 0..rounds + 1 {
-        // Per level, the world's and the alone arm's time.
+        // Per level, the world's and the alone arm's time; and the chunks inside one biome's.
         let mut sums = vec![(0.0, 0.0); levels];
-        for (world_job, alone_job) in world_jobs.iter().zip(&alone_jobs) {
-            let sum = &mut sums[usize::from(world_job.lod())];
-            if round % 2 == 0 {
-                sum.0 += build(world_job);
-                sum.1 += build(alone_job);
+        let mut inside_sum = (0.0, 0.0);
+        for (k, (world_job, alone_job)) in world_jobs.iter().zip(&alone_jobs).enumerate() {
+            let ((world, biomes), (alone, _)) = if round % 2 == 0 {
+                let world = build(world_job);
+                (world, build(alone_job))
             } else {
-                sum.1 += build(alone_job);
-                sum.0 += build(world_job);
+                let alone = build(alone_job);
+                (build(world_job), alone)
+            };
+            let sum = &mut sums[usize::from(world_job.lod())];
+            sum.0 += world;
+            sum.1 += alone;
+            if round == 0 {
+                inside[k] = biomes == 1;
+            } else if inside[k] {
+                inside_sum.0 += world;
+                inside_sum.1 += alone;
             }
         }
         // Round 0 warms up.
@@ -77,11 +95,17 @@ fn main() {
             for (ratios, (w, a)) in level_ratios.iter_mut().zip(&sums) {
                 ratios.push(w / a);
             }
+            inside_ratios.push(inside_sum.0 / inside_sum.1);
         }
     }
-    for values in [&mut ratios, &mut world_sums, &mut alone_sums]
-        .into_iter()
-        .chain(level_ratios.iter_mut())
+    for values in [
+        &mut ratios,
+        &mut world_sums,
+        &mut alone_sums,
+        &mut inside_ratios,
+    ]
+    .into_iter()
+    .chain(level_ratios.iter_mut())
     {
         values.sort_by(f64::total_cmp);
     }
@@ -100,6 +124,22 @@ fn main() {
             quantile(ratios, 0.5)
         );
     }
+    let levels_inside = (0..levels)
+        .map(|level| {
+            let chunks = world_jobs.iter().zip(&inside);
+            let count = chunks.filter(|(j, i)| **i && usize::from(j.lod()) == level);
+            count.count().to_string()
+        })
+        .collect::<Vec<_>>();
+    println!(
+        "inside one biome ({} chunks; by level {}): world ÷ alone per round: median {:.3}, \
+         quartiles {:.3}–{:.3}",
+        inside.iter().filter(|i| **i).count(),
+        levels_inside.join(", "),
+        quantile(&inside_ratios, 0.5),
+        quantile(&inside_ratios, 0.25),
+        quantile(&inside_ratios, 0.75),
+    );
     println!(
         "world {:.1} ms, alone {:.1} ms a round (medians); world ÷ alone per round: median {:.3}, \
          quartiles {:.3}–{:.3}",
