@@ -14,7 +14,7 @@
 //! heights and exact normals follow, and exactly 0 wherever a biome weighs nothing at the nodes
 //! around, so a grid computes only the biomes that weigh in somewhere inside it.
 
-use super::climate::{ClimateField, ClimateSample, FIELDS, MEAN_GRADIENT};
+use super::climate::{ClimateField, ClimateSample, FIELDS, FieldBounds, MEAN_GRADIENT};
 use crate::config::{Biome, Climate, MAX_BIOMES, NODES_PER_SCALE};
 use perlin_core::Fbm;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -137,9 +137,63 @@ impl Biomes {
             out[0] = 1.0;
         }
     }
+
+    /// The biome that weighs exactly 1, and every other exactly 0, wherever the climate lies
+    /// within `bounds` (per field: its range and its gradient's largest length), if one does.
+    /// A side's step moves off 0 or 1 only within `blend · G / 2` climate units of its edge
+    /// ([`weigh_climate`](Self::weigh_climate)), so the biome must lie inside each of its sides
+    /// by more than that reach at the largest `G` the bounds allow, and every other biome
+    /// outside one of its sides by as much. [`ROUNDING`] keeps the test on the safe side of
+    /// `f32` rounding, so that the weights computed point by point are exactly 1 and 0.
+    pub fn sole_biome(&self, bounds: &[FieldBounds; FIELDS]) -> Option<usize> {
+        if bounds
+            .iter()
+            .any(|b| !(b.low <= b.high && b.gradient.is_finite()))
+        {
+            return None;
+        }
+        let reach: [f64; FIELDS] = std::array::from_fn(|axis| {
+            let g = bounds[axis].gradient;
+            let widest = 0.5 * f64::from(self.blend) * (g * g + f64::from(self.flat[axis])).sqrt();
+            widest * (1.0 + ROUNDING) + 0.1 * ROUNDING
+        });
+        let mut sole = None;
+        for (k, biome) in self.biomes.iter().enumerate() {
+            if biome.everywhere_inside(bounds, &reach) {
+                if sole.replace(k).is_some() {
+                    return None;
+                }
+            } else if !biome.everywhere_outside(bounds, &reach) {
+                return None;
+            }
+        }
+        sole
+    }
 }
 
+/// The safety margin of [`Biomes::sole_biome`]: relative on a step's reach, and a tenth of it
+/// in climate units. `f32` rounding in a point's climate and weights is about 10⁻⁶ of either.
+const ROUNDING: f64 = 1e-3;
+
 impl BiomeGround {
+    /// Whether every climate within `bounds` lies inside each side of its ranges by at least
+    /// `reach` (an open side is infinitely far).
+    fn everywhere_inside(&self, bounds: &[FieldBounds; FIELDS], reach: &[f64; FIELDS]) -> bool {
+        (0..FIELDS).all(|axis| {
+            let ((low, high), b) = (self.sides[axis], bounds[axis]);
+            b.low - f64::from(low) >= reach[axis] && f64::from(high) - b.high >= reach[axis]
+        })
+    }
+
+    /// Whether every climate within `bounds` lies outside one side of its ranges by at least
+    /// `reach`.
+    fn everywhere_outside(&self, bounds: &[FieldBounds; FIELDS], reach: &[f64; FIELDS]) -> bool {
+        (0..FIELDS).any(|axis| {
+            let ((low, high), b) = (self.sides[axis], bounds[axis]);
+            f64::from(low) - b.high >= reach[axis] || b.low - f64::from(high) >= reach[axis]
+        })
+    }
+
     /// Its membership at climate `value`, where `1 / G` is `inverse_g` per axis.
     fn membership(
         &self,

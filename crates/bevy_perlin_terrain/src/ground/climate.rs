@@ -52,6 +52,42 @@ pub(crate) struct ClimateSample {
     pub gradient: [[f32; 2]; FIELDS],
 }
 
+/// What one climate field is over a set of points: the range of its value and the largest
+/// length of its gradient (climate units, and per metre).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct FieldBounds {
+    pub low: f64,
+    pub high: f64,
+    pub gradient: f64,
+}
+
+impl FieldBounds {
+    /// Each field's bounds over `samples`: an empty range (`low > high`) without any, and no
+    /// range at all (NaN) where one is not finite.
+    pub fn over(samples: &[ClimateSample]) -> [FieldBounds; FIELDS] {
+        let (mut low, mut high) = ([f32::INFINITY; FIELDS], [f32::NEG_INFINITY; FIELDS]);
+        let (mut steepest, mut finite) = ([0.0f32; FIELDS], true);
+        for c in samples {
+            for field in 0..FIELDS {
+                let (value, [gx, gz]) = (c.value[field], c.gradient[field]);
+                let squared = gx * gx + gz * gz;
+                finite &= value.is_finite() && squared.is_finite();
+                low[field] = low[field].min(value);
+                high[field] = high[field].max(value);
+                steepest[field] = steepest[field].max(squared);
+            }
+        }
+        std::array::from_fn(|field| {
+            let known = |x: f32| if finite { f64::from(x) } else { f64::NAN };
+            FieldBounds {
+                low: known(low[field]),
+                high: known(high[field]),
+                gradient: known(steepest[field]).sqrt(),
+            }
+        })
+    }
+}
+
 /// The nodes over a grid, per lattice: where they start, how many, and their values per field.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ClimateWindow {

@@ -7,12 +7,14 @@
 //! weighs everything has weight exactly 1 and gradient exactly 0, the same bits as a grid that
 //! computes that biome alone. A biome that weighs nothing at a sample's 4 × 4 nodes weighs
 //! exactly 0 there; where one biome weighs 1 at all of them (the others 0), no B-spline is
-//! computed: it weighs exactly 1 there, with gradient 0, the others 0. A sample's weights
+//! computed: it weighs exactly 1 there, with gradient 0, the others 0. Where the climate at
+//! every node of a grid keeps clear of each border by more than a step's reach, one biome
+//! weighs exactly 1 at all of them, and no node's memberships are computed. A sample's weights
 //! depend only on its position and the lattice's spacing, so grids of one spacing (a chunk,
 //! its neighbours, the sampler at level 0) agree bit for bit.
 
 use super::biomes::Biomes;
-use super::climate::{Basis, ClimateWindow, cell};
+use super::climate::{Basis, ClimateWindow, FieldBounds, cell};
 use crate::config::MAX_BIOMES;
 use perlin_core::{GridSpec, NoiseTables};
 use std::cell::RefCell;
@@ -62,6 +64,8 @@ impl Biomes {
             return false;
         }
         let count = self.list().len();
+        window.live.clear();
+        window.nodes.clear();
         // Every biome's weight at every node, then only the biomes that weigh something. The
         // nodes come from the thread's cache, or all at once from one climate grid over them.
         let mut all = Vec::with_capacity(nx * nz);
@@ -76,6 +80,15 @@ impl Biomes {
                 .window(tables, &nodes, &mut climate_window);
             self.climate_field()
                 .fill(&nodes, &climate_window, &mut climate);
+            // Where the climate over the nodes keeps clear of every border by more than a
+            // step's reach (a grid inside one biome), that biome weighs exactly 1 at each node
+            // (the others 0): no node's memberships need computing.
+            if let Some(only) = self.sole_biome(&FieldBounds::over(&climate)) {
+                window.live.push(only);
+                window.nodes.resize(nx * nz, 1.0);
+                window.of = of;
+                return true;
+            }
             for ((k, node), c) in all.iter_mut().enumerate().zip(&climate) {
                 if node.is_none() {
                     let mut w = [0.0; MAX_BIOMES];
@@ -87,11 +100,9 @@ impl Biomes {
             }
         }
         let all: Vec<[f32; MAX_BIOMES]> = all.into_iter().map(Option::unwrap_or_default).collect();
-        window.live.clear();
         window
             .live
             .extend((0..count).filter(|&k| all.iter().any(|w| w[k] > 0.0)));
-        window.nodes.clear();
         for &k in &window.live {
             window.nodes.extend(all.iter().map(|w| w[k]));
         }
@@ -605,6 +616,69 @@ mod tests {
                  its nodes alone)"
             );
         }
+    }
+
+    #[test]
+    fn a_window_inside_one_biome_by_its_climate_holds_what_its_nodes_weigh() {
+        let (biomes, tables) = world();
+        let count = biomes.list().len();
+        // Windows of a level-0 and a level-4 chunk (weight nodes 32 and 64 m apart), every
+        // 16 m from 1.6 km before a border to 1.6 km past it: the climate over their nodes
+        // keeps clear of every border, or it does not.
+        let (mut sole, mut mixed) = (0, 0);
+        for spacing in [1.0, 16.0] {
+            let border = border(&biomes, &tables, spacing);
+            let lattice = biomes.weight_spacing(spacing);
+            for k in -100..100 {
+                let x = border + f64::from(k) * 16.0;
+                let start = [(x / spacing) as i64 - 32, (3000.0 / spacing) as i64 - 32];
+                let spec = GridSpec::new([0.0, 0.0], spacing, [65, 65]).with_start(start);
+                let (first, size) = node_extent(&spec, lattice);
+                let nodes = GridSpec::new([0.0, 0.0], lattice, size).with_start(first);
+                let (mut climate_window, mut climate) = (ClimateWindow::default(), Vec::new());
+                biomes
+                    .climate_field()
+                    .window(&tables, &nodes, &mut climate_window);
+                biomes
+                    .climate_field()
+                    .fill(&nodes, &climate_window, &mut climate);
+                // Each node's weights, computed one by one.
+                let weights: Vec<[f32; MAX_BIOMES]> = climate
+                    .iter()
+                    .map(|c| {
+                        let mut w = [0.0; MAX_BIOMES];
+                        biomes.weigh_climate(c, &mut w);
+                        w
+                    })
+                    .collect();
+                let Some(only) = biomes.sole_biome(&FieldBounds::over(&climate)) else {
+                    mixed += 1;
+                    continue;
+                };
+                sole += 1;
+                for (n, w) in weights.iter().enumerate() {
+                    for (b, &w) in w[..count].iter().enumerate() {
+                        let expected = if b == only { 1.0 } else { 0.0 };
+                        assert_eq!(
+                            w.to_bits(),
+                            f32::to_bits(expected),
+                            "spacing {spacing}, window at x = {x}, node {n}, biome {b}: {w}"
+                        );
+                    }
+                }
+                // The window the grid gets says the same.
+                let mut window = WeightWindow::default();
+                assert!(biomes.weight_window(&tables, &spec, spacing, &mut window));
+                assert_eq!(window.live, [only]);
+                assert!(window.nodes.iter().all(|&w| w == 1.0));
+                assert_eq!(window.nodes.len(), size[0] * size[1]);
+            }
+        }
+        // Both kinds of window, many of each (the step's reach is about 200 m of the 3.2 km).
+        assert!(
+            sole > 40 && mixed > 40,
+            "{sole} windows inside, {mixed} not"
+        );
     }
 
     #[test]
