@@ -56,16 +56,14 @@ impl Biomes {
         window.of = None;
         window.spacing = lattice;
         (window.first, window.size) = (first, size);
+        window.live.clear();
+        window.nodes.clear();
         let [nx, nz] = window.size;
         if nx * nz > MAX_WEIGHT_NODES {
             window.size = [0; 2];
-            window.live.clear();
-            window.nodes.clear();
             return false;
         }
         let count = self.list().len();
-        window.live.clear();
-        window.nodes.clear();
         // Every biome's weight at every node, then only the biomes that weigh something. The
         // nodes come from the thread's cache, or all at once from one climate grid over them.
         let mut all = Vec::with_capacity(nx * nz);
