@@ -144,12 +144,12 @@ impl Biomes {
     /// ([`weigh_climate`](Self::weigh_climate)), so the biome must lie inside each of its sides
     /// by more than that reach at the largest `G` the bounds allow, and every other biome
     /// outside one of its sides by as much. [`ROUNDING`] keeps the test on the safe side of
-    /// `f32` rounding, so that the weights computed point by point are exactly 1 and 0.
+    /// `f32` rounding, so that the weights computed point by point are exactly 1 and 0. Only a
+    /// blend of normal positive width is tested (a config in force has at least 1 m): none
+    /// flips or overflows the steps.
     pub fn sole_biome(&self, bounds: &[FieldBounds; FIELDS]) -> Option<usize> {
-        if bounds
-            .iter()
-            .any(|b| !(b.low <= b.high && b.gradient.is_finite()))
-        {
+        let known = |b: &FieldBounds| b.low <= b.high && b.gradient.is_finite();
+        if !(self.blend.is_normal() && self.blend > 0.0 && bounds.iter().all(known)) {
             return None;
         }
         let reach: [f64; FIELDS] = std::array::from_fn(|axis| {
@@ -177,20 +177,22 @@ const ROUNDING: f64 = 1e-3;
 
 impl BiomeGround {
     /// Whether every climate within `bounds` lies inside each side of its ranges by at least
-    /// `reach` (an open side is infinitely far).
+    /// `reach`. A side that is not finite is open, as in [`membership`](Self::membership).
     fn everywhere_inside(&self, bounds: &[FieldBounds; FIELDS], reach: &[f64; FIELDS]) -> bool {
         (0..FIELDS).all(|axis| {
             let ((low, high), b) = (self.sides[axis], bounds[axis]);
-            b.low - f64::from(low) >= reach[axis] && f64::from(high) - b.high >= reach[axis]
+            (!low.is_finite() || b.low - f64::from(low) >= reach[axis])
+                && (!high.is_finite() || f64::from(high) - b.high >= reach[axis])
         })
     }
 
-    /// Whether every climate within `bounds` lies outside one side of its ranges by at least
-    /// `reach`.
+    /// Whether every climate within `bounds` lies outside one finite side of its ranges by at
+    /// least `reach`.
     fn everywhere_outside(&self, bounds: &[FieldBounds; FIELDS], reach: &[f64; FIELDS]) -> bool {
         (0..FIELDS).any(|axis| {
             let ((low, high), b) = (self.sides[axis], bounds[axis]);
-            f64::from(low) - b.high >= reach[axis] || b.low - f64::from(high) >= reach[axis]
+            (low.is_finite() && f64::from(low) - b.high >= reach[axis])
+                || (high.is_finite() && b.low - f64::from(high) >= reach[axis])
         })
     }
 
@@ -229,5 +231,64 @@ fn step(t: f32) -> f32 {
         1.0
     } else {
         t * t * (3.0 - 2.0 * t)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Biomes of an unchecked config: `open`, every range the whole axis, and `other`, its
+    /// temperature range as given; a blend of `blend` metres.
+    fn two(other: (f32, f32), blend: f32) -> Biomes {
+        let climate = Climate {
+            blend,
+            ..Climate::default()
+        };
+        let biomes = [
+            Biome::default(),
+            Biome {
+                temperature: other,
+                ..Biome::default()
+            },
+        ];
+        Biomes::new(&climate, &biomes).expect("two biomes")
+    }
+
+    /// Each biome's weight at a climate of 0 on every axis, flat.
+    fn weights_at_zero(biomes: &Biomes) -> [f32; 2] {
+        let mut w = [0.0; MAX_BIOMES];
+        biomes.weigh_climate(&ClimateSample::default(), &mut w);
+        [w[0], w[1]]
+    }
+
+    #[test]
+    fn one_biome_is_named_alone_only_where_its_neighbours_weigh_nothing() {
+        // Every field within ±0.01 of 0, flat: the second biome's temperature range far away
+        // (0.6 to 0.9), then one whose lower side is not finite (open, as its membership
+        // reads it, not far outside), then an unchecked blend that is negative, 0 or NaN.
+        let bounds = [FieldBounds {
+            low: -0.01,
+            high: 0.01,
+            gradient: 0.0,
+        }; FIELDS];
+        let far = two((0.6, 0.9), 400.0);
+        assert_eq!(weights_at_zero(&far), [1.0, 0.0]);
+        assert_eq!(far.sole_biome(&bounds), Some(0));
+        // Its upper side 0.02: within a step's reach of the climate, so both weigh in.
+        let open_below = two((f32::INFINITY, 0.02), 400.0);
+        let [_, w] = weights_at_zero(&open_below);
+        assert!(w > 0.1 && w < 0.9, "{w}");
+        assert_eq!(open_below.sole_biome(&bounds), None);
+        for blend in [-400.0, 0.0, f32::NAN] {
+            assert_eq!(two((0.6, 0.9), blend).sole_biome(&bounds), None, "{blend}");
+        }
+        // Bounds that say nothing: no range, or a gradient without a bound.
+        let unknown = FieldBounds {
+            low: f64::NAN,
+            high: f64::NAN,
+            gradient: f64::NAN,
+        };
+        assert_eq!(far.sole_biome(&[unknown; FIELDS]), None);
     }
 }

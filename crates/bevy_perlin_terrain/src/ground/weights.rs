@@ -80,8 +80,13 @@ impl Biomes {
                 .fill(&nodes, &climate_window, &mut climate);
             // Where the climate over the nodes keeps clear of every border by more than a
             // step's reach (a grid inside one biome), that biome weighs exactly 1 at each node
-            // (the others 0): no node's memberships need computing.
-            if let Some(only) = self.sole_biome(&FieldBounds::over(&climate)) {
+            // (the others 0): no node's memberships need computing. More nodes only widen the
+            // bounds, so the first row's rule out most windows on a border at once.
+            let first_row = FieldBounds::over(&climate[..nx.min(climate.len())]);
+            let sole = self
+                .sole_biome(&first_row)
+                .and_then(|_| self.sole_biome(&FieldBounds::over(&climate)));
+            if let Some(only) = sole {
                 window.live.push(only);
                 window.nodes.resize(nx * nz, 1.0);
                 window.of = of;
