@@ -14,7 +14,7 @@
 //! its neighbours, the sampler at level 0) agree bit for bit.
 
 use super::biomes::Biomes;
-use super::climate::{Basis, ClimateWindow, FieldBounds, cell};
+use super::climate::{Basis, ClimateSample, ClimateWindow, FieldBounds, cell};
 use crate::config::MAX_BIOMES;
 use perlin_core::{GridSpec, NoiseTables};
 use std::cell::RefCell;
@@ -73,15 +73,11 @@ impl Biomes {
         );
         if all.iter().any(Option::is_none) {
             let nodes = GridSpec::new([0.0, 0.0], lattice, window.size).with_start(window.first);
-            let (mut climate_window, mut climate) = (ClimateWindow::default(), Vec::new());
-            self.climate_field()
-                .window(tables, &nodes, &mut climate_window);
-            self.climate_field()
-                .fill(&nodes, &climate_window, &mut climate);
+            let climate = self.climate_at_nodes(tables, &nodes);
             // Where the climate over the nodes keeps clear of every border by more than a
             // step's reach (a grid inside one biome), that biome weighs exactly 1 at each node
             // (the others 0): no node's memberships need computing. More nodes only widen the
-            // bounds, so the first row's rule out most windows on a border at once.
+            // bounds, so the first row's bounds rule out most windows on a border at once.
             let first_row = FieldBounds::over(&climate[..nx.min(climate.len())]);
             let sole = self
                 .sole_biome(&first_row)
@@ -111,6 +107,17 @@ impl Biomes {
         }
         window.of = of;
         true
+    }
+
+    /// The climate at every node of `nodes` (a weight lattice's grid), from one climate window
+    /// over them.
+    fn climate_at_nodes(&self, tables: &NoiseTables, nodes: &GridSpec) -> Vec<ClimateSample> {
+        let (mut climate_window, mut climate) = (ClimateWindow::default(), Vec::new());
+        self.climate_field()
+            .window(tables, nodes, &mut climate_window);
+        self.climate_field()
+            .fill(nodes, &climate_window, &mut climate);
+        climate
     }
 
     /// Node `(ix, iz)` of these biomes' lattice `spacing` metres apart, as the cache knows it.
@@ -638,13 +645,7 @@ mod tests {
                 let spec = GridSpec::new([0.0, 0.0], spacing, [65, 65]).with_start(start);
                 let (first, size) = node_extent(&spec, lattice);
                 let nodes = GridSpec::new([0.0, 0.0], lattice, size).with_start(first);
-                let (mut climate_window, mut climate) = (ClimateWindow::default(), Vec::new());
-                biomes
-                    .climate_field()
-                    .window(&tables, &nodes, &mut climate_window);
-                biomes
-                    .climate_field()
-                    .fill(&nodes, &climate_window, &mut climate);
+                let climate = biomes.climate_at_nodes(&tables, &nodes);
                 // Each node's weights, computed one by one.
                 let weights: Vec<[f32; MAX_BIOMES]> = climate
                     .iter()
