@@ -2,7 +2,8 @@
 # Frame times of the horizon on a machine with a GPU, through the fly example's frame-time mode
 # (`examples/fly/frames.rs`: no window, 1920 × 1080, every frame waits for the GPU): the default
 # preset at a 30 km view, the alps preset at its own 32 km and the world preset (biomes) at its
-# own view, standing 900 m up once every chunk is built, then flying at 300 m/s. Prints each phase's frames, median, 99th percentile and worst.
+# own view, standing 900 m up once every chunk is built, then flying at 300 m/s. Prints each
+# phase's frames, median, 99th percentile and worst.
 #
 #   scripts/frame-times.sh OUT_DIR [FLY_BINARY]
 #
