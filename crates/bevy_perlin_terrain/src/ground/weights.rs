@@ -9,9 +9,11 @@
 //! exactly 0 there; where one biome weighs 1 at all of them (the others 0), no B-spline is
 //! computed: it weighs exactly 1 there, with gradient 0, the others 0. Where the climate at
 //! every node of a grid keeps clear of each border by more than a step's reach, one biome
-//! weighs exactly 1 at all of them, and no node's memberships are computed. A sample's weights
-//! depend only on its position and the lattice's spacing, so grids of one spacing (a chunk,
-//! its neighbours, the sampler at level 0) agree bit for bit.
+//! weighs exactly 1 at all of them, and no node's memberships are computed; a window of many
+//! nodes first bounds the climate over its whole rectangle from every fourth or second of them
+//! (`ClimateField::bounds_between`), and needs no other node's climate where that suffices. A
+//! sample's weights depend only on its position and the lattice's spacing, so grids of one
+//! spacing (a chunk, its neighbours, the sampler at level 0) agree bit for bit.
 
 use super::biomes::Biomes;
 use super::climate::{Basis, ClimateSample, ClimateWindow, FieldBounds, cell};
@@ -34,6 +36,8 @@ pub(crate) struct WeightWindow {
     /// The biomes (their id) and the lattice spacing (its bits) the nodes are of, while they
     /// hold a window: with `first` and `size`, everything the window's contents depend on.
     of: Option<(u64, u64)>,
+    /// The climate window and samples of [`Biomes::sole_biome_between`].
+    climate: (ClimateWindow, Vec<ClimateSample>),
 }
 
 impl Biomes {
@@ -62,6 +66,17 @@ impl Biomes {
         if nx * nz > MAX_WEIGHT_NODES {
             window.size = [0; 2];
             return false;
+        }
+        // A window whose first node is not in the cache has likely never been on a border (a
+        // window inside one biome keeps none of its nodes): first the cheap test of its whole
+        // rectangle.
+        if self.cached_node(lattice, first[0], first[1]).is_none()
+            && let Some(only) = self.sole_biome_between(tables, window)
+        {
+            window.live.push(only);
+            window.nodes.resize(nx * nz, 1.0);
+            window.of = of;
+            return true;
         }
         let count = self.list().len();
         // Every biome's weight at every node, then only the biomes that weigh something. The
@@ -107,6 +122,33 @@ impl Biomes {
         }
         window.of = of;
         true
+    }
+
+    /// The biome that weighs exactly 1 at every node of `window` (its lattice, first node and
+    /// size set), and every other exactly 0, if the climate's bounds over the window's whole
+    /// rectangle show one ([`ClimateField::bounds_between`]). Those bounds come from every
+    /// [`BETWEEN_METRES`]-th metre's node; where that is every node, `None` (the nodes' own
+    /// bounds are as cheap, and tighter).
+    fn sole_biome_between(&self, tables: &NoiseTables, window: &mut WeightWindow) -> Option<usize> {
+        let lattice = window.spacing;
+        let stride = (BETWEEN_METRES / lattice).floor();
+        if stride.is_nan() || stride < 2.0 {
+            return None;
+        }
+        let size = window
+            .size
+            .map(|n| n.saturating_sub(1).div_ceil(stride as usize) + 1);
+        // The climate window's set-up costs about as much as a hundred nodes' climate.
+        if window.size[0] * window.size[1] < size[0] * size[1] + BETWEEN_SAVES_AT_LEAST {
+            return None;
+        }
+        let step = stride * lattice;
+        let origin = window.first.map(|i| i as f64 * lattice);
+        let spec = GridSpec::new(origin, step, size);
+        let bounds = self
+            .climate_field()
+            .bounds_between(tables, &spec, &mut window.climate);
+        self.sole_biome(&bounds)
     }
 
     /// The climate at every node of `nodes` (a weight lattice's grid), from one climate window
@@ -461,6 +503,16 @@ impl NodeKey {
     }
 }
 
+/// The most metres between two of the nodes whose climate bounds a window's rectangle in
+/// [`Biomes::sole_biome_between`]. Between them a field strays from its corners by up to
+/// `d²/4 · max|f''|`: about 0.006 climate units at 128 m, against a step's reach of about 0.07.
+const BETWEEN_METRES: f64 = 128.0;
+
+/// How many nodes' climate [`Biomes::sole_biome_between`] must save to be tried: a window of
+/// fewer nodes (a fine chunk's, 36 or 64) computes them all sooner than the climate window of
+/// the test's own few (2026-11-28, `docs/benchmarks.md`).
+const BETWEEN_SAVES_AT_LEAST: usize = 100;
+
 /// Slots of each thread's weight-node cache (a node costs the climate and every membership; a
 /// level-0 chunk reads 16 to 25, its neighbours mostly the same ones, and the sampler 16 per
 /// point).
@@ -682,6 +734,68 @@ mod tests {
         assert!(
             sole > 40 && mixed > 40,
             "{sole} windows inside, {mixed} not"
+        );
+    }
+
+    #[test]
+    fn a_window_inside_one_biome_by_the_climate_between_its_nodes_holds_what_its_nodes_weigh() {
+        let (biomes, tables) = world();
+        let count = biomes.list().len();
+        // Windows of a level-3 and a level-4 chunk (weight nodes 32 and 64 m apart, their
+        // climate bounded from every fourth and every second node), every 700 m over 14 km
+        // square: inside one biome or across borders.
+        let (mut between, mut exact) = (0, 0);
+        for spacing in [8.0, 16.0] {
+            let lattice = biomes.weight_spacing(spacing);
+            for k in 0..400 {
+                let (x, z) = (f64::from(k % 20) * 700.0, f64::from(k / 20) * 700.0);
+                let start = [(x / spacing) as i64 - 32, (z / spacing) as i64 - 32];
+                let spec = GridSpec::new([0.0, 0.0], spacing, [65, 65]).with_start(start);
+                let (first, size) = node_extent(&spec, lattice);
+                let nodes = GridSpec::new([0.0, 0.0], lattice, size).with_start(first);
+                let climate = biomes.climate_at_nodes(&tables, &nodes);
+                let by_nodes = biomes.sole_biome(&FieldBounds::over(&climate));
+                exact += usize::from(by_nodes.is_some());
+                let mut window = WeightWindow {
+                    spacing: lattice,
+                    first,
+                    size,
+                    ..WeightWindow::default()
+                };
+                let Some(only) = biomes.sole_biome_between(&tables, &mut window) else {
+                    continue;
+                };
+                between += 1;
+                // Every node weighs exactly 1 for that biome and 0 for the others, computed one
+                // by one; the nodes' own bounds name it too (they are narrower).
+                for (n, c) in climate.iter().enumerate() {
+                    let mut w = [0.0; MAX_BIOMES];
+                    biomes.weigh_climate(c, &mut w);
+                    for (b, &w) in w[..count].iter().enumerate() {
+                        let expected = if b == only { 1.0 } else { 0.0 };
+                        assert_eq!(
+                            w.to_bits(),
+                            f32::to_bits(expected),
+                            "spacing {spacing}, window at ({x}, {z}), node {n}, biome {b}: {w}"
+                        );
+                    }
+                }
+                assert_eq!(
+                    by_nodes,
+                    Some(only),
+                    "spacing {spacing}, window at ({x}, {z})"
+                );
+                // The grid's window is that biome's alone.
+                let mut grid = WeightWindow::default();
+                assert!(biomes.weight_window(&tables, &spec, spacing, &mut grid));
+                assert_eq!(grid.live, [only]);
+                assert_eq!(grid.nodes, vec![1.0; size[0] * size[1]]);
+            }
+        }
+        // The test from a few nodes finds most of the windows that every node's climate does.
+        assert!(
+            between > 40 && 4 * between >= 3 * exact,
+            "{between} windows inside by the climate between nodes, {exact} by every node's"
         );
     }
 
