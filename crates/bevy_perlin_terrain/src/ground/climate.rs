@@ -256,12 +256,10 @@ impl ClimateField {
             }
         }
     }
-}
 
-impl ClimateField {
     /// Each field's bounds over the whole rectangle from the first to the last sample of
     /// `spec`, every point in between included: the bounds at its samples, widened by the most
-    /// a B-spline can stray from them inside each cell of four samples. A few samples far
+    /// a B-spline can stray from them between four neighbouring samples. A few samples far
     /// apart then bound a rectangle as safely as the climate at every point of it would, and
     /// at a small fraction of the cost.
     ///
@@ -312,7 +310,7 @@ struct Differences {
 }
 
 impl Differences {
-    /// Over `nodes`, rows of `width` (NaN where a node is not finite).
+    /// Over `nodes`, rows of `width` (not finite where a node is not).
     fn of(nodes: &[f32], width: usize) -> Self {
         let mut d = Differences::default();
         if width == 0 {
