@@ -109,7 +109,7 @@ impl ChunkJob {
     }
 
     /// The same job on ground with `edits` (e.g. `sampler.edits().clone()` of a
-    /// [`TerrainSampler`](crate::TerrainSampler): the config's and the components' stamps and
+    /// [`TerrainSampler`]: the config's and the components' stamps and
     /// paths).
     pub fn with_edits(mut self, edits: Arc<GroundEdits>) -> Self {
         self.edits = edits;

@@ -138,8 +138,7 @@ impl Modifier {
 
     /// The ground at `p` after this modifier, from height `h` and gradient `g` before it
     /// (`segments`: for a path, the indices of its segments to look at, ascending). Untouched
-    /// (the same bits) outside the
-    /// footprint and its falloff.
+    /// (the same bits) outside the footprint and its falloff.
     // The grid pass calls `path_pass` and `apply_stamp` itself; this is the one-point view.
     #[cfg(test)]
     pub fn apply(&self, p: DVec2, segments: &[u32], h: f32, g: [f32; 2]) -> (f32, [f32; 2]) {
@@ -154,7 +153,8 @@ impl Modifier {
         }
     }
 
-    /// [`apply`](Self::apply) for a stamp (a path leaves the ground as it is here).
+    /// What the tests' one-point `apply` gives for a stamp (a path leaves the ground as it is
+    /// here).
     // Always inlined: the grid pass calls it once a sample, and a call returning its tuple through
     // memory cost a third of the time of a stamp's samples.
     #[inline(always)]

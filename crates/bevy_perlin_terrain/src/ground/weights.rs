@@ -126,9 +126,10 @@ impl Biomes {
 
     /// The biome that weighs exactly 1 at every node of `window` (its lattice, first node and
     /// size set), and every other exactly 0, if the climate's bounds over the window's whole
-    /// rectangle show one ([`ClimateField::bounds_between`]). Those bounds come from every
-    /// [`BETWEEN_METRES`]-th metre's node; where that is every node, `None` (the nodes' own
-    /// bounds are as cheap, and tighter).
+    /// rectangle show one ([`bounds_between`](super::climate::ClimateField::bounds_between)). Those bounds come from nodes at
+    /// most [`BETWEEN_METRES`] apart; where that would be every node, or would save fewer than
+    /// [`BETWEEN_SAVES_AT_LEAST`], `None` (the nodes' own bounds are then as cheap, and
+    /// tighter).
     fn sole_biome_between(&self, tables: &NoiseTables, window: &mut WeightWindow) -> Option<usize> {
         let lattice = window.spacing;
         let stride = (BETWEEN_METRES / lattice).floor();

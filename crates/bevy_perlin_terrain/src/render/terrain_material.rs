@@ -25,8 +25,8 @@ use bevy::shader::ShaderRef;
 /// and the geomorphing of the chunks' vertices towards their parent level's surface (its own
 /// vertex shaders for the main pass, the prepass and the shadow maps, which all morph alike).
 /// It draws meshes with normals; meshes with the chunk's morph attribute
-/// ([`ATTRIBUTE_MORPH`](crate::chunk::ATTRIBUTE_MORPH)) are morphed, and meshes with biome
-/// weights ([`ATTRIBUTE_BIOMES`](crate::chunk::ATTRIBUTE_BIOMES)) blend their biomes' looks.
+/// ([`ATTRIBUTE_MORPH`]) are morphed, and meshes with biome
+/// weights ([`ATTRIBUTE_BIOMES`]) blend their biomes' looks.
 pub type TerrainMaterial = ExtendedMaterial<StandardMaterial, TerrainMaterialExtension>;
 
 /// The terrain's part of [`TerrainMaterial`]: the layer rules as a uniform, and the layer

@@ -18,7 +18,7 @@ use bevy::render::render_resource::{
 };
 
 /// Images a game makes in code for the terrain's layers, by the name a
-/// [`LayerTexture`](crate::config::LayerTexture) uses (`albedo: "rock"`). Names not here are
+/// [`LayerTexture`] uses (`albedo: "rock"`). Names not here are
 /// loaded as asset paths. Images must keep their data in the main world
 /// (`RenderAssetUsages::MAIN_WORLD`): the plugin copies them into its texture arrays.
 ///
