@@ -70,21 +70,22 @@ impl Biomes {
         // A window whose first node is not in the cache has likely never been on a border (a
         // window inside one biome keeps none of its nodes): first the cheap test of its whole
         // rectangle.
-        if self.cached_node(lattice, first[0], first[1]).is_none()
+        let first_node = self.cached_node(lattice, first[0], first[1]);
+        if first_node.is_none()
             && let Some(only) = self.sole_biome_between(tables, window)
         {
-            window.live.push(only);
-            window.nodes.resize(nx * nz, 1.0);
-            window.of = of;
+            window.hold_one(only, of);
             return true;
         }
         let count = self.list().len();
         // Every biome's weight at every node, then only the biomes that weigh something. The
         // nodes come from the thread's cache, or all at once from one climate grid over them.
         let mut all = Vec::with_capacity(nx * nz);
+        all.push(first_node);
         let keys = (0..nz as i64).flat_map(|j| (0..nx as i64).map(move |i| (i, j)));
         all.extend(
-            keys.map(|(i, j)| self.cached_node(lattice, window.first[0] + i, window.first[1] + j)),
+            keys.skip(1)
+                .map(|(i, j)| self.cached_node(lattice, window.first[0] + i, window.first[1] + j)),
         );
         if all.iter().any(Option::is_none) {
             let nodes = GridSpec::new([0.0, 0.0], lattice, window.size).with_start(window.first);
@@ -98,9 +99,7 @@ impl Biomes {
                 .sole_biome(&first_row)
                 .and_then(|_| self.sole_biome(&FieldBounds::over(&climate)));
             if let Some(only) = sole {
-                window.live.push(only);
-                window.nodes.resize(nx * nz, 1.0);
-                window.of = of;
+                window.hold_one(only, of);
                 return true;
             }
             for ((k, node), c) in all.iter_mut().enumerate().zip(&climate) {
@@ -454,6 +453,14 @@ fn all_to_one(
 }
 
 impl WeightWindow {
+    /// Holds biome `only` alone, weighing 1 at every node (its nodes set), for the biomes and
+    /// lattice `of`.
+    fn hold_one(&mut self, only: usize, of: Option<(u64, u64)>) {
+        self.live.push(only);
+        self.nodes.resize(self.size[0] * self.size[1], 1.0);
+        self.of = of;
+    }
+
     /// The live biome (its slot in `live`) that weighs exactly 1 at each of the 4 × 4 nodes
     /// from column `left` and row `top` while every other weighs exactly 0, if one does.
     fn pure_biome(&self, left: usize, top: usize) -> Option<usize> {
@@ -681,54 +688,84 @@ mod tests {
         }
     }
 
+    /// A chunk of 65² samples `spacing` apart around `(x, z)`, and its weight nodes: where
+    /// they start, how many, and the climate at each.
+    struct ChunkNodes {
+        spec: GridSpec,
+        spacing: f64,
+        first: [i64; 2],
+        size: [usize; 2],
+        climate: Vec<ClimateSample>,
+        /// Where the chunk is, for messages.
+        at: String,
+    }
+
+    impl ChunkNodes {
+        fn at(biomes: &Biomes, tables: &NoiseTables, spacing: f64, [x, z]: [f64; 2]) -> Self {
+            let start = [(x / spacing) as i64 - 32, (z / spacing) as i64 - 32];
+            let spec = GridSpec::new([0.0, 0.0], spacing, [65, 65]).with_start(start);
+            let (first, size) = node_extent(&spec, biomes.weight_spacing(spacing));
+            let nodes =
+                GridSpec::new([0.0, 0.0], biomes.weight_spacing(spacing), size).with_start(first);
+            let climate = biomes.climate_at_nodes(tables, &nodes);
+            let at = format!("spacing {spacing}, window at ({x}, {z})");
+            Self {
+                spec,
+                spacing,
+                first,
+                size,
+                climate,
+                at,
+            }
+        }
+
+        /// Asserts that each node, weighed one by one, weighs exactly 1 for biome `only` and 0
+        /// for every other, and that the grid's window holds `only` alone at 1 everywhere.
+        fn assert_only(&self, biomes: &Biomes, tables: &NoiseTables, only: usize) {
+            let count = biomes.list().len();
+            for (n, c) in self.climate.iter().enumerate() {
+                let mut w = [0.0; MAX_BIOMES];
+                biomes.weigh_climate(c, &mut w);
+                for (b, &w) in w[..count].iter().enumerate() {
+                    let expected = if b == only { 1.0 } else { 0.0 };
+                    assert_eq!(
+                        w.to_bits(),
+                        f32::to_bits(expected),
+                        "{}, node {n}, biome {b}: {w}",
+                        self.at
+                    );
+                }
+            }
+            let mut window = WeightWindow::default();
+            assert!(biomes.weight_window(tables, &self.spec, self.spacing, &mut window));
+            assert_eq!(window.live, [only], "{}", self.at);
+            assert_eq!(
+                window.nodes,
+                vec![1.0; self.size[0] * self.size[1]],
+                "{}",
+                self.at
+            );
+        }
+    }
+
     #[test]
     fn a_window_inside_one_biome_by_its_climate_holds_what_its_nodes_weigh() {
         let (biomes, tables) = world();
-        let count = biomes.list().len();
         // Windows of a level-0 and a level-4 chunk (weight nodes 32 and 64 m apart), every
         // 16 m from 1.6 km before a border to 1.6 km past it: the climate over their nodes
         // keeps clear of every border, or it does not.
         let (mut sole, mut mixed) = (0, 0);
         for spacing in [1.0, 16.0] {
             let border = border(&biomes, &tables, spacing);
-            let lattice = biomes.weight_spacing(spacing);
             for k in -100..100 {
                 let x = border + f64::from(k) * 16.0;
-                let start = [(x / spacing) as i64 - 32, (3000.0 / spacing) as i64 - 32];
-                let spec = GridSpec::new([0.0, 0.0], spacing, [65, 65]).with_start(start);
-                let (first, size) = node_extent(&spec, lattice);
-                let nodes = GridSpec::new([0.0, 0.0], lattice, size).with_start(first);
-                let climate = biomes.climate_at_nodes(&tables, &nodes);
-                // Each node's weights, computed one by one.
-                let weights: Vec<[f32; MAX_BIOMES]> = climate
-                    .iter()
-                    .map(|c| {
-                        let mut w = [0.0; MAX_BIOMES];
-                        biomes.weigh_climate(c, &mut w);
-                        w
-                    })
-                    .collect();
-                let Some(only) = biomes.sole_biome(&FieldBounds::over(&climate)) else {
+                let chunk = ChunkNodes::at(&biomes, &tables, spacing, [x, 3000.0]);
+                let Some(only) = biomes.sole_biome(&FieldBounds::over(&chunk.climate)) else {
                     mixed += 1;
                     continue;
                 };
                 sole += 1;
-                for (n, w) in weights.iter().enumerate() {
-                    for (b, &w) in w[..count].iter().enumerate() {
-                        let expected = if b == only { 1.0 } else { 0.0 };
-                        assert_eq!(
-                            w.to_bits(),
-                            f32::to_bits(expected),
-                            "spacing {spacing}, window at x = {x}, node {n}, biome {b}: {w}"
-                        );
-                    }
-                }
-                // The window the grid gets says the same.
-                let mut window = WeightWindow::default();
-                assert!(biomes.weight_window(&tables, &spec, spacing, &mut window));
-                assert_eq!(window.live, [only]);
-                assert!(window.nodes.iter().all(|&w| w == 1.0));
-                assert_eq!(window.nodes.len(), size[0] * size[1]);
+                chunk.assert_only(&biomes, &tables, only);
             }
         }
         // Both kinds of window, many of each (the step's reach is about 200 m of the 3.2 km).
@@ -741,56 +778,29 @@ mod tests {
     #[test]
     fn a_window_inside_one_biome_by_the_climate_between_its_nodes_holds_what_its_nodes_weigh() {
         let (biomes, tables) = world();
-        let count = biomes.list().len();
         // Windows of a level-3 and a level-4 chunk (weight nodes 32 and 64 m apart, their
         // climate bounded from every fourth and every second node), every 700 m over 14 km
         // square: inside one biome or across borders.
         let (mut between, mut exact) = (0, 0);
         for spacing in [8.0, 16.0] {
-            let lattice = biomes.weight_spacing(spacing);
             for k in 0..400 {
                 let (x, z) = (f64::from(k % 20) * 700.0, f64::from(k / 20) * 700.0);
-                let start = [(x / spacing) as i64 - 32, (z / spacing) as i64 - 32];
-                let spec = GridSpec::new([0.0, 0.0], spacing, [65, 65]).with_start(start);
-                let (first, size) = node_extent(&spec, lattice);
-                let nodes = GridSpec::new([0.0, 0.0], lattice, size).with_start(first);
-                let climate = biomes.climate_at_nodes(&tables, &nodes);
-                let by_nodes = biomes.sole_biome(&FieldBounds::over(&climate));
+                let chunk = ChunkNodes::at(&biomes, &tables, spacing, [x, z]);
+                let by_nodes = biomes.sole_biome(&FieldBounds::over(&chunk.climate));
                 exact += usize::from(by_nodes.is_some());
                 let mut window = WeightWindow {
-                    spacing: lattice,
-                    first,
-                    size,
+                    spacing: biomes.weight_spacing(spacing),
+                    first: chunk.first,
+                    size: chunk.size,
                     ..WeightWindow::default()
                 };
                 let Some(only) = biomes.sole_biome_between(&tables, &mut window) else {
                     continue;
                 };
                 between += 1;
-                // Every node weighs exactly 1 for that biome and 0 for the others, computed one
-                // by one; the nodes' own bounds name it too (they are narrower).
-                for (n, c) in climate.iter().enumerate() {
-                    let mut w = [0.0; MAX_BIOMES];
-                    biomes.weigh_climate(c, &mut w);
-                    for (b, &w) in w[..count].iter().enumerate() {
-                        let expected = if b == only { 1.0 } else { 0.0 };
-                        assert_eq!(
-                            w.to_bits(),
-                            f32::to_bits(expected),
-                            "spacing {spacing}, window at ({x}, {z}), node {n}, biome {b}: {w}"
-                        );
-                    }
-                }
-                assert_eq!(
-                    by_nodes,
-                    Some(only),
-                    "spacing {spacing}, window at ({x}, {z})"
-                );
-                // The grid's window is that biome's alone.
-                let mut grid = WeightWindow::default();
-                assert!(biomes.weight_window(&tables, &spec, spacing, &mut grid));
-                assert_eq!(grid.live, [only]);
-                assert_eq!(grid.nodes, vec![1.0; size[0] * size[1]]);
+                // The nodes' own bounds name it too (they are narrower).
+                assert_eq!(by_nodes, Some(only), "{}", chunk.at);
+                chunk.assert_only(&biomes, &tables, only);
             }
         }
         // The test from a few nodes finds most of the windows that every node's climate does.
