@@ -229,6 +229,9 @@ impl Biomes {
         let segment = width + 3;
         let mut collapsed: Vec<[f32; 2]> = Vec::with_capacity(live * segment);
         let mut sample = [[0.0f32; 3]; MAX_BIOMES];
+        // Each live biome's `[value, ∂x, ∂z]` lanes of a block of eight or four samples: every
+        // block writes those it reads, so they are set to zero once, not per block.
+        let (mut eight, mut four) = (vec![[[0.0; 8]; 3]; live], vec![[[0.0; 4]; 3]; live]);
         // Per first node column of a sample, the live biome whose weight is 1 at all 4 × 4 of
         // its nodes (the others' 0), if there is one; for the rows of nodes from `pure_top`.
         let (mut pure, mut pure_top) = (Vec::with_capacity(width), None);
@@ -293,11 +296,11 @@ impl Biomes {
                 // four (a coarse grid's, whose nodes are four samples apart): their B-splines
                 // side by side.
                 let (rest, at) = (&columns[i..], (n, j * nx + i));
-                if row_nodes.blend_block::<8>(rest, at, weights, gradients) {
+                if row_nodes.blend_block(rest, at, &mut eight, weights, gradients) {
                     i += 8;
                     continue;
                 }
-                if row_nodes.blend_block::<4>(rest, at, weights, gradients) {
+                if row_nodes.blend_block(rest, at, &mut four, weights, gradients) {
                     i += 4;
                     continue;
                 }
@@ -374,16 +377,17 @@ impl RowNodes<'_> {
     /// The weights and gradients of the first `L` samples of `columns` (each one's basis and
     /// first node column), from sample `s` (of `n`) of the row, when their columns share their
     /// nodes (which the caller has found not all one biome's): each live biome's nodes weighed
-    /// by each sample's basis. Each sample's arithmetic is the single sample's (the same
-    /// products and sums in the same order), so its bits are too; the lanes side by side
-    /// vectorise. `false`, writing nothing, where there are fewer than `L` samples, their
-    /// columns differ, or some sample's sum is not positive (not reached), for the single
-    /// samples to handle.
+    /// by each sample's basis, into `out`'s lanes (one entry per live biome). Each sample's
+    /// arithmetic is the single sample's (the same products and sums in the same order), so its
+    /// bits are too; the lanes side by side vectorise. `false`, writing no weight, where there
+    /// are fewer than `L` samples, their columns differ, or some sample's sum is not positive
+    /// (not reached), for the single samples to handle.
     #[allow(clippy::needless_range_loop, reason = "lanes of arrays side by side")]
     fn blend_block<const L: usize>(
         &self,
         columns: &[(Basis, usize)],
         (n, s): (usize, usize),
+        out: &mut [[[f32; L]; 3]],
         weights: &mut [f32],
         gradients: &mut [[f32; 2]],
     ) -> bool {
@@ -392,13 +396,12 @@ impl RowNodes<'_> {
         };
         let left = block[0].1;
         // A row's node columns only move one way: the first and last sample tell.
-        if live > MAX_BIOMES || block[L - 1].1 != left {
+        if out.len() != live || block[L - 1].1 != left {
             return false;
         }
-        // Lane `l` of `[value, ∂x, ∂z]`, per biome and summed.
-        let mut out = [[[0.0f32; L]; 3]; MAX_BIOMES];
+        // Lane `l` of `[value, ∂x, ∂z]`, per biome (in `out`) and summed.
         let mut sums = [[0.0f32; L]; 3];
-        for (b, out) in out[..live].iter_mut().enumerate() {
+        for (b, out) in out.iter_mut().enumerate() {
             let (values, slopes) = four_nodes(self.collapsed, b * self.segment + left);
             for l in 0..L {
                 let basis = &block[l].0;
@@ -413,7 +416,7 @@ impl RowNodes<'_> {
         if !sums[0].iter().all(|&sum| sum > 0.0) {
             return false;
         }
-        for (b, out) in out[..live].iter().enumerate() {
+        for (b, out) in out.iter().enumerate() {
             let (Some(weights), Some(gradients)) = (
                 weights.get_mut(b * n + s..b * n + s + L),
                 gradients.get_mut(b * n + s..b * n + s + L),
