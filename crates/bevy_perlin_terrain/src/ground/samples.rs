@@ -515,7 +515,7 @@ fn touching(edits: &GroundEdits, region: Option<Bounds>) -> Option<Touching> {
 fn extent(weights: &[f32], nx: usize) -> Option<[usize; 4]> {
     let mut box_ = None::<[usize; 4]>;
     for (j, row) in weights.chunks_exact(nx.max(1)).enumerate() {
-        // Most rows where a biome weighs in nowhere are told by one pass without a branch.
+        // A row where the biome weighs nowhere is told by one pass without a branch.
         if !row.iter().fold(false, |any, &w| any | (w > 0.0)) {
             continue;
         }
@@ -589,6 +589,7 @@ impl Vectorised for Blend<'_> {
                 slopes.get_mut(2 * at..2 * (at + n)),
                 creases.get_mut(at..at + n),
             ) else {
+                // Not reached: the rectangle lies inside the grid.
                 return;
             };
             let (Some(v), Some(dv), Some(crease), Some(w), Some(dw)) = (
@@ -598,6 +599,7 @@ impl Vectorised for Blend<'_> {
                 ground.weights.get(at..at + n),
                 ground.weight_gradients.get(2 * at..2 * (at + n)),
             ) else {
+                // Not reached: the ground was filled over the rectangle.
                 return;
             };
             let run = (

@@ -235,13 +235,14 @@ impl Biomes {
         // Per first node column of a sample, the live biome whose weight is 1 at all 4 × 4 of
         // its nodes (the others' 0), if there is one; for the rows of nodes from `pure_top`.
         let (mut pure, mut pure_top) = (Vec::with_capacity(width), None);
+        let purity = window.node_purity();
         for j in 0..nz {
             let row = Basis::at(spec.position(1, j), window.spacing);
             let top = (row.cell - 1 - window.first[1]).max(0) as usize;
             if pure_top != Some(top) {
                 pure_top = Some(top);
                 pure.clear();
-                pure.extend((0..width).map(|left| window.pure_biome(left, top)));
+                pure.extend((0..width).map(|left| window.pure_biome(left, top, &purity)));
             }
             collapsed.clear();
             for b in 0..live {
@@ -464,29 +465,47 @@ impl WeightWindow {
         self.of = of;
     }
 
+    /// Per node (row-major), the live biome (its slot in `live`) that weighs exactly 1 there
+    /// while every other weighs exactly 0, or [`MIXED`] where none does.
+    fn node_purity(&self) -> Vec<u8> {
+        let per_biome = self.size[0] * self.size[1];
+        let live = 0..self.live.len();
+        let weight = |b: usize, k: usize| self.nodes.get(b * per_biome + k).copied();
+        (0..per_biome)
+            .map(|k| {
+                let Some(only) = live.clone().find(|&b| weight(b, k) == Some(1.0)) else {
+                    return MIXED;
+                };
+                let others_zero = live
+                    .clone()
+                    .filter(|&b| b != only)
+                    .all(|b| weight(b, k) == Some(0.0));
+                match u8::try_from(only) {
+                    Ok(only) if others_zero => only,
+                    _ => MIXED,
+                }
+            })
+            .collect()
+    }
+
     /// The live biome (its slot in `live`) that weighs exactly 1 at each of the 4 × 4 nodes
-    /// from column `left` and row `top` while every other weighs exactly 0, if one does.
-    fn pure_biome(&self, left: usize, top: usize) -> Option<usize> {
+    /// from column `left` and row `top` while every other weighs exactly 0, if one does, by
+    /// the nodes' `purity` ([`node_purity`](Self::node_purity)).
+    fn pure_biome(&self, left: usize, top: usize, purity: &[u8]) -> Option<usize> {
         let [width, height] = self.size;
         if left + 4 > width || top + 4 > height {
             return None;
         }
-        let per_biome = width * height;
-        let all = |b: usize, weight: f32| {
-            (top..top + 4).all(|r| {
-                let start = b * per_biome + r * width + left;
-                self.nodes
-                    .get(start..start + 4)
-                    .is_some_and(|four| four.iter().all(|&w| w == weight))
-            })
-        };
-        let live = 0..self.live.len();
-        let only = live.clone().find(|&b| all(b, 1.0))?;
-        live.filter(|&b| b != only)
-            .all(|b| all(b, 0.0))
-            .then_some(only)
+        let only = *purity.get(top * width + left)?;
+        let four = |r: usize| purity.get(r * width + left..r * width + left + 4);
+        let pure =
+            (top..top + 4).all(|r| four(r).is_some_and(|row| row.iter().all(|&p| p == only)));
+        (pure && only != MIXED).then_some(usize::from(only))
     }
 }
+
+/// A node where no live biome weighs exactly 1 (see [`WeightWindow::node_purity`]).
+const MIXED: u8 = u8::MAX;
 
 /// A weight node of one config's biomes: everything its weights depend on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -679,7 +698,8 @@ mod tests {
                         blended += 1;
                     } else {
                         pure += 1;
-                        whole += usize::from(window.pure_biome(0, 0).is_some());
+                        whole +=
+                            usize::from(window.pure_biome(0, 0, &window.node_purity()).is_some());
                     }
                 }
             }
