@@ -497,10 +497,13 @@ impl WeightWindow {
             return None;
         }
         let only = *purity.get(top * width + left)?;
+        if only == MIXED {
+            return None;
+        }
         let four = |r: usize| purity.get(r * width + left..r * width + left + 4);
-        let pure =
-            (top..top + 4).all(|r| four(r).is_some_and(|row| row.iter().all(|&p| p == only)));
-        (pure && only != MIXED).then_some(usize::from(only))
+        (top..top + 4)
+            .all(|r| four(r).is_some_and(|row| row.iter().all(|&p| p == only)))
+            .then_some(usize::from(only))
     }
 }
 
