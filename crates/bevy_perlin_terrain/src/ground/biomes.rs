@@ -16,7 +16,7 @@
 
 use super::climate::{ClimateField, ClimateSample, FIELDS, FieldBounds, MEAN_GRADIENT};
 use crate::config::{Biome, Climate, MAX_BIOMES, NODES_PER_SCALE};
-use perlin_core::Fbm;
+use perlin_core::{Fbm, GridKernel, Vectorised};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A config's biomes and its climate, compiled.
@@ -115,7 +115,9 @@ impl Biomes {
     }
 
     /// The weights of every biome at the climate `c` (memberships over their sum), in the
-    /// config's order, into the first entries of `out`.
+    /// config's order, into the first entries of `out`: one climate at a time, the reference
+    /// that [`weigh_climates`](Self::weigh_climates) is held to, bit for bit.
+    #[cfg(test)]
     pub fn weigh_climate(&self, c: &ClimateSample, out: &mut [f32; MAX_BIOMES]) {
         let inverse_g: [f32; FIELDS] = std::array::from_fn(|axis| {
             let [gx, gz] = c.gradient[axis];
@@ -138,10 +140,47 @@ impl Biomes {
         }
     }
 
+    /// The weights of every biome (memberships over their sum, in the config's order) at each
+    /// of `climate`, biome by biome into `out` (biome `b`'s weight at climate `i` of `n` is
+    /// `out[b · n + i]`): the climates side by side in the CPU's widest vectors
+    /// ([`WeighClimates`]), each with the bits of the one-climate reference `weigh_climate`
+    /// (in the tests).
+    pub fn weigh_climates(&self, climate: &[ClimateSample], out: &mut Vec<f32>) {
+        self.weigh_climates_with(GridKernel::Auto, climate, out);
+    }
+
+    /// [`weigh_climates`](Self::weigh_climates) with the vectors of `kernel` (the scalar code
+    /// where the CPU lacks them).
+    fn weigh_climates_with(
+        &self,
+        kernel: GridKernel,
+        climate: &[ClimateSample],
+        out: &mut Vec<f32>,
+    ) {
+        let n = climate.len();
+        out.clear();
+        out.resize(self.biomes.len() * n, 0.0);
+        // Per field, the values and the gradients' two components, one slice each.
+        let mut fields = vec![0.0f32; 3 * FIELDS * n];
+        for (i, c) in climate.iter().enumerate() {
+            for axis in 0..FIELDS {
+                let at = 3 * axis * n + i;
+                let [gx, gz] = c.gradient[axis];
+                (fields[at], fields[at + n], fields[at + 2 * n]) = (c.value[axis], gx, gz);
+            }
+        }
+        let work = WeighClimates {
+            biomes: self,
+            fields: &mut fields,
+            out,
+        };
+        kernel.vectorise(work).unwrap_or_else(Vectorised::run);
+    }
+
     /// The biome that weighs exactly 1, and every other exactly 0, wherever the climate lies
     /// within `bounds` (per field: its range and its gradient's largest length), if one does.
     /// A side's step moves off 0 or 1 only within `blend · G / 2` climate units of its edge
-    /// ([`weigh_climate`](Self::weigh_climate)), so the biome must lie inside each of its sides
+    /// ([`weigh_climates`](Self::weigh_climates)), so the biome must lie inside each of its sides
     /// by more than that reach at the largest `G` the bounds allow, and every other biome
     /// outside one of its sides by as much. [`ROUNDING`] keeps the test on the safe side of
     /// `f32` rounding, so that the weights computed point by point are exactly 1 and 0. Only a
@@ -171,13 +210,145 @@ impl Biomes {
     }
 }
 
+/// [`Biomes::weigh_climates`]' work: per field, `n` values, then the gradients' `x` and `z`
+/// components (`fields`, whose gradients' `x` slices become `1 / G` on the way); the biomes'
+/// weights into `out`. Each climate's arithmetic is the one-climate reference's (`Biomes::weigh_climate`, in the
+/// tests), in every lane.
+struct WeighClimates<'a> {
+    biomes: &'a Biomes,
+    fields: &'a mut [f32],
+    out: &'a mut [f32],
+}
+
+impl Vectorised for WeighClimates<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run(self) {
+        let WeighClimates {
+            biomes,
+            fields,
+            out,
+        } = self;
+        let count = biomes.biomes.len();
+        let n = fields.len() / (3 * FIELDS);
+        if n == 0 || out.len() < count * n {
+            return;
+        }
+        // `1 / G` per field, in place of the gradients' `x` components.
+        for (field, flat) in fields.chunks_exact_mut(3 * n).zip(biomes.flat) {
+            let (_, gradient) = field.split_at_mut(n);
+            let (gx, gz) = gradient.split_at_mut(n);
+            inverse_lengths(gx, gz, flat);
+        }
+        let fields: [(&[f32], &[f32]); FIELDS] = std::array::from_fn(|axis| {
+            let field = &fields[3 * axis * n..3 * (axis + 1) * n];
+            (&field[..n], &field[n..2 * n])
+        });
+        let inverse_blend = 1.0 / biomes.blend;
+        let mut sums = vec![0.0f32; n];
+        for (b, (m, biome)) in out.chunks_exact_mut(n).zip(&biomes.biomes).enumerate() {
+            m.fill(1.0);
+            for (axis, &(value, inverse_g)) in fields.iter().enumerate() {
+                let (low, high) = biome.sides[axis];
+                let sides = (
+                    low.is_finite().then_some(low),
+                    high.is_finite().then_some(high),
+                );
+                membership_axis(m, value, inverse_g, inverse_blend, sides);
+            }
+            add_to_sums(&mut sums, m, b == 0);
+        }
+        for (b, m) in out.chunks_exact_mut(n).take(count).enumerate() {
+            normalise_memberships(m, &sums, b == 0);
+        }
+    }
+}
+
+/// `1 / √(x² + z² + flat)` of each gradient, into its `x` slice.
+#[inline(always)]
+fn inverse_lengths(gx: &mut [f32], gz: &[f32], flat: f32) {
+    let gz = &gz[..gx.len()];
+    for (x, &z) in gx.iter_mut().zip(gz) {
+        *x = 1.0 / (*x * *x + z * z + flat).sqrt();
+    }
+}
+
+/// One climate axis's two sides (`None`: open) of a biome's memberships `m` at each climate
+/// (its `value` there and `1 / G`), each a smooth step (see the module's documentation): a membership
+/// that fell to 0 on an earlier axis stays 0, and one that falls to 0 or below here becomes 0.
+#[inline(always)]
+fn membership_axis(
+    m: &mut [f32],
+    value: &[f32],
+    inverse_g: &[f32],
+    inverse_blend: f32,
+    sides: (Option<f32>, Option<f32>),
+) {
+    let n = m.len();
+    let (value, inverse_g) = (&value[..n], &inverse_g[..n]);
+    let side = |inside: f32, inverse_g: f32| step(inside * inverse_g * inverse_blend + 0.5);
+    let kept = |before: f32, next: f32| {
+        if before <= 0.0 || next <= 0.0 {
+            0.0
+        } else {
+            next
+        }
+    };
+    // Each case a loop of its own, without a branch inside.
+    match sides {
+        (Some(low), Some(high)) => {
+            for i in 0..n {
+                let (v, g) = (value[i], inverse_g[i]);
+                m[i] = kept(m[i], m[i] * side(v - low, g) * side(high - v, g));
+            }
+        }
+        (Some(low), None) => {
+            for i in 0..n {
+                m[i] = kept(m[i], m[i] * side(value[i] - low, inverse_g[i]));
+            }
+        }
+        (None, Some(high)) => {
+            for i in 0..n {
+                m[i] = kept(m[i], m[i] * side(high - value[i], inverse_g[i]));
+            }
+        }
+        (None, None) => {}
+    }
+}
+
+/// Adds the memberships `m` to `sums` (`first`: writes `0 + m`).
+#[inline(always)]
+fn add_to_sums(sums: &mut [f32], m: &[f32], first: bool) {
+    let sums = &mut sums[..m.len()];
+    for (sum, &m) in sums.iter_mut().zip(m) {
+        *sum = if first { 0.0 + m } else { *sum + m };
+    }
+}
+
+/// A biome's memberships `m` over their `sums`
+/// (where a sum is not above 0, the `first` biome takes the climate).
+#[inline(always)]
+fn normalise_memberships(m: &mut [f32], sums: &[f32], first: bool) {
+    let sums = &sums[..m.len()];
+    for (m, &sum) in m.iter_mut().zip(sums) {
+        *m = if sum > 0.0 {
+            *m / sum
+        } else if first {
+            1.0
+        } else {
+            *m
+        };
+    }
+}
+
 /// The safety margin of [`Biomes::sole_biome`]: relative on a step's reach, and a tenth of it
 /// in climate units. `f32` rounding in a point's climate and weights is about 10⁻⁶ of either.
 const ROUNDING: f64 = 1e-3;
 
 impl BiomeGround {
     /// Whether every climate within `bounds` lies inside each side of its ranges by at least
-    /// `reach`. A side that is not finite is open, as in [`membership`](Self::membership).
+    /// `reach`. A side that is not finite is open, as in [`membership_axis`].
     fn everywhere_inside(&self, bounds: &[FieldBounds; FIELDS], reach: &[f64; FIELDS]) -> bool {
         (0..FIELDS).all(|axis| {
             let ((low, high), b) = (self.sides[axis], bounds[axis]);
@@ -196,7 +367,9 @@ impl BiomeGround {
         })
     }
 
-    /// Its membership at climate `value`, where `1 / G` is `inverse_g` per axis.
+    /// Its membership at climate `value`, where `1 / G` is `inverse_g` per axis (the reference
+    /// of [`membership_axis`]).
+    #[cfg(test)]
     fn membership(
         &self,
         value: &[f32; FIELDS],
@@ -290,5 +463,81 @@ mod tests {
             gradient: f64::NAN,
         };
         assert_eq!(far.sole_biome(&[unknown; FIELDS]), None);
+    }
+
+    #[test]
+    fn every_kernel_weighs_climates_as_one_climate_at_a_time() {
+        // The world preset's six biomes (each side open or finite) and two narrow ones, finite
+        // on every side (an unchecked config: they overlap the others), at climates across
+        // every range and border, flat and steep, and some that are not finite on one axis.
+        let bytes = include_bytes!("../../../../assets/terrain/world.terrain.ron");
+        let config =
+            crate::config::parse_config("world.terrain.ron", bytes).expect("the world parses");
+        let mut list = config.biomes.clone();
+        for (low, high) in [(-0.2, 0.1), (0.3, 0.45)] {
+            list.push(Biome {
+                temperature: (low, high),
+                moisture: (low + 0.1, high + 0.1),
+                continentalness: (low - 0.1, high - 0.1),
+                ..Biome::default()
+            });
+        }
+        let biomes = Biomes::new(&config.climate, &list).expect("biomes");
+        // Numbers from -1.2 to 1.2 times `s`, spread by a hash (SplitMix64's) of the climate
+        // and the slot.
+        let t = |k: u64, slot: u64, s: f32| {
+            let mut h = (k * 9 + slot).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            let h = (h ^ (h >> 31)) >> 40;
+            (h as f32 / (1u64 << 24) as f32 * 2.4 - 1.2) * s
+        };
+        let mut climates: Vec<ClimateSample> = (0..20_000)
+            .map(|k| ClimateSample {
+                value: [t(k, 0, 1.0), t(k, 1, 1.0), t(k, 2, 1.0)],
+                gradient: [
+                    [t(k, 3, 1e-3), t(k, 4, 1e-4)],
+                    [t(k, 5, 1e-3), 0.0],
+                    [t(k, 6, 1e-3), t(k, 7, 1e-3)],
+                ],
+            })
+            .collect();
+        let odd = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY];
+        for (k, c) in climates.iter_mut().step_by(50).enumerate() {
+            let (axis, odd) = (k % FIELDS, odd[(k / FIELDS) % odd.len()]);
+            if k % 2 == 0 {
+                c.value[axis] = odd;
+            } else {
+                c.gradient[axis][k % 2] = odd;
+            }
+        }
+        let count = biomes.list().len();
+        let n = climates.len();
+        let (mut partial, mut sole) = (0, 0);
+        for kernel in GridKernel::ALL.into_iter().filter(|k| k.is_available()) {
+            let mut out = Vec::new();
+            biomes.weigh_climates_with(kernel, &climates, &mut out);
+            assert_eq!(out.len(), count * n);
+            for (i, c) in climates.iter().enumerate() {
+                let mut w = [0.0; MAX_BIOMES];
+                biomes.weigh_climate(c, &mut w);
+                for b in 0..count {
+                    assert_eq!(
+                        out[b * n + i].to_bits(),
+                        w[b].to_bits(),
+                        "{kernel:?}, climate {i} ({c:?}), biome {b}: {} against {}",
+                        out[b * n + i],
+                        w[b]
+                    );
+                }
+                partial += usize::from(w[..count].iter().any(|&w| w > 0.0 && w < 1.0));
+                sole += usize::from(w[..count].contains(&1.0));
+            }
+        }
+        // Climates on borders and inside biomes, many of each.
+        assert!(
+            partial > 2000 && sole > 2000,
+            "{partial} on borders, {sole} inside"
+        );
     }
 }

@@ -11,8 +11,10 @@
 //! every node of a grid keeps clear of each border by more than a step's reach, one biome
 //! weighs exactly 1 at all of them, and no node's memberships are computed; a window of many
 //! nodes first bounds the climate over its whole rectangle from every fourth or second of them
-//! (`ClimateField::bounds_between`), and needs no other node's climate where that suffices. A
-//! sample's weights depend only on its position and the lattice's spacing, so grids of one
+//! (`ClimateField::bounds_between`), and needs no other node's climate where that suffices.
+//! Otherwise every node's memberships are computed at once, side by side in the CPU's widest
+//! vectors (`Biomes::weigh_climates`); a small window (the sampler's, a fine chunk's) reads
+//! and keeps them in the thread's cache, which its neighbours share. A sample's weights depend only on its position and the lattice's spacing, so grids of one
 //! spacing (a chunk, its neighbours, the sampler at level 0) agree bit for bit.
 
 use super::biomes::Biomes;
@@ -67,10 +69,15 @@ impl Biomes {
             window.size = [0; 2];
             return false;
         }
+        // The thread's cache serves small windows (the sampler's, a fine chunk's), whose
+        // neighbours share most of their nodes; a larger one computes them all at once.
+        let cached = nx * nz <= CACHED_WINDOW_NODES;
         // A window whose first node is not in the cache has likely never been on a border (a
         // window inside one biome keeps none of its nodes): first the cheap test of its whole
         // rectangle.
-        let first_node = self.cached_node(lattice, first[0], first[1]);
+        let first_node = cached
+            .then(|| self.cached_node(lattice, first[0], first[1]))
+            .flatten();
         if first_node.is_none()
             && let Some(only) = self.sole_biome_between(tables, window)
         {
@@ -80,14 +87,18 @@ impl Biomes {
         let count = self.list().len();
         // Every biome's weight at every node, then only the biomes that weigh something. The
         // nodes come from the thread's cache, or all at once from one climate grid over them.
-        let mut all = Vec::with_capacity(nx * nz);
-        all.push(first_node);
-        let keys = (0..nz as i64).flat_map(|j| (0..nx as i64).map(move |i| (i, j)));
-        all.extend(
-            keys.skip(1)
-                .map(|(i, j)| self.cached_node(lattice, window.first[0] + i, window.first[1] + j)),
-        );
-        if all.iter().any(Option::is_none) {
+        let mut all = Vec::new();
+        if cached {
+            all.reserve(nx * nz);
+            all.push(first_node);
+            let keys = (0..nz as i64).flat_map(|j| (0..nx as i64).map(move |i| (i, j)));
+            all.extend(
+                keys.skip(1).map(|(i, j)| {
+                    self.cached_node(lattice, window.first[0] + i, window.first[1] + j)
+                }),
+            );
+        }
+        if !cached || all.iter().any(Option::is_none) {
             let nodes = GridSpec::new([0.0, 0.0], lattice, window.size).with_start(window.first);
             let climate = self.climate_at_nodes(tables, &nodes);
             // Where the climate over the nodes keeps clear of every border by more than a
@@ -102,15 +113,28 @@ impl Biomes {
                 window.hold_one(only, of);
                 return true;
             }
-            for ((k, node), c) in all.iter_mut().enumerate().zip(&climate) {
+            // Every node's weights at once (a cached node's are what computing it gives), biome
+            // by biome; the thread's cache keeps those it lacked (of a small window).
+            let mut weighed = Vec::new();
+            self.weigh_climates(&climate, &mut weighed);
+            let len = climate.len();
+            for (k, node) in all.iter().enumerate() {
                 if node.is_none() {
-                    let mut w = [0.0; MAX_BIOMES];
-                    self.weigh_climate(c, &mut w);
+                    let w = std::array::from_fn(|b| {
+                        weighed.get(b * len + k).copied().unwrap_or_default()
+                    });
                     let (i, j) = ((k % nx) as i64, (k / nx) as i64);
                     self.cache_node(lattice, window.first[0] + i, window.first[1] + j, w);
-                    *node = Some(w);
                 }
             }
+            for (b, weights) in weighed.chunks_exact(len.max(1)).enumerate() {
+                if weights.iter().any(|&w| w > 0.0) {
+                    window.live.push(b);
+                    window.nodes.extend_from_slice(weights);
+                }
+            }
+            window.of = of;
+            return true;
         }
         let all: Vec<[f32; MAX_BIOMES]> = all.into_iter().map(Option::unwrap_or_default).collect();
         window
@@ -532,7 +556,8 @@ impl NodeKey {
         let h = (self.ix as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
             ^ (self.iz as u64).wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
             ^ (self.spacing ^ self.id).wrapping_mul(0x1656_67b1_9e37_79f9);
-        (h >> 54) as usize & (CACHE_SLOTS - 1)
+        // The top bits, as many as index the slots (all of them).
+        (h >> (u64::BITS - CACHE_SLOTS.trailing_zeros())) as usize
     }
 }
 
@@ -545,6 +570,11 @@ const BETWEEN_METRES: f64 = 128.0;
 /// fewer nodes (a fine chunk's, 36 or 64) computes them all sooner than the climate window of
 /// the test's own few (2026-11-28, `docs/benchmarks.md`).
 const BETWEEN_SAVES_AT_LEAST: usize = 100;
+
+/// The most nodes of a window that reads and fills the thread's weight-node cache: a level-0
+/// chunk's window of the world preset (25 to 36 nodes) and the sampler's (16) do; a coarser
+/// chunk's (a few hundred) would only push its neighbours' out before they are read.
+const CACHED_WINDOW_NODES: usize = 64;
 
 /// Slots of each thread's weight-node cache (a node costs the climate and every membership; a
 /// level-0 chunk reads 16 to 25, its neighbours mostly the same ones, and the sampler 16 per
