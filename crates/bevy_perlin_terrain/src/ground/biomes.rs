@@ -212,8 +212,8 @@ impl Biomes {
 
 /// [`Biomes::weigh_climates`]' work: per field, `n` values, then the gradients' `x` and `z`
 /// components (`fields`, whose gradients' `x` slices become `1 / G` on the way); the biomes'
-/// weights into `out`. Each climate's arithmetic is the one-climate reference's (`Biomes::weigh_climate`, in the
-/// tests), in every lane.
+/// weights into `out`. Each climate's arithmetic is the one-climate reference's
+/// (`Biomes::weigh_climate`, in the tests), in every lane.
 struct WeighClimates<'a> {
     biomes: &'a Biomes,
     fields: &'a mut [f32],
@@ -275,8 +275,9 @@ fn inverse_lengths(gx: &mut [f32], gz: &[f32], flat: f32) {
 }
 
 /// One climate axis's two sides (`None`: open) of a biome's memberships `m` at each climate
-/// (its `value` there and `1 / G`), each a smooth step (see the module's documentation): a membership
-/// that fell to 0 on an earlier axis stays 0, and one that falls to 0 or below here becomes 0.
+/// (its `value` there and `1 / G`), each a smooth step (see the module's documentation): a
+/// membership that fell to 0 on an earlier axis stays 0, and one that falls to 0 or below here
+/// becomes 0.
 #[inline(always)]
 fn membership_axis(
     m: &mut [f32],
@@ -326,8 +327,8 @@ fn add_to_sums(sums: &mut [f32], m: &[f32], first: bool) {
     }
 }
 
-/// A biome's memberships `m` over their `sums`
-/// (where a sum is not above 0, the `first` biome takes the climate).
+/// A biome's memberships `m` over their `sums` (where a sum is not above 0, the `first` biome
+/// takes the climate).
 #[inline(always)]
 fn normalise_memberships(m: &mut [f32], sums: &[f32], first: bool) {
     let sums = &sums[..m.len()];

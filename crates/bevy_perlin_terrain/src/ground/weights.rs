@@ -13,9 +13,10 @@
 //! nodes first bounds the climate over its whole rectangle from every fourth or second of them
 //! (`ClimateField::bounds_between`), and needs no other node's climate where that suffices.
 //! Otherwise every node's memberships are computed at once, side by side in the CPU's widest
-//! vectors (`Biomes::weigh_climates`); a small window (the sampler's, a fine chunk's) reads
-//! and keeps them in the thread's cache, which its neighbours share. A sample's weights depend only on its position and the lattice's spacing, so grids of one
-//! spacing (a chunk, its neighbours, the sampler at level 0) agree bit for bit.
+//! vectors (`Biomes::weigh_climates`); a small window (the sampler's, a fine chunk's) reads and
+//! keeps them in the thread's cache, which its neighbours share. A sample's weights depend only
+//! on its position and the lattice's spacing, so grids of one spacing (a chunk, its
+//! neighbours, the sampler at level 0) agree bit for bit.
 
 use super::biomes::Biomes;
 use super::climate::{Basis, ClimateSample, ClimateWindow, FieldBounds, cell};
@@ -73,8 +74,8 @@ impl Biomes {
         // neighbours share most of their nodes; a larger one computes them all at once.
         let cached = nx * nz <= CACHED_WINDOW_NODES;
         // A window whose first node is not in the cache has likely never been on a border (a
-        // window inside one biome keeps none of its nodes): first the cheap test of its whole
-        // rectangle.
+        // window inside one biome keeps none of its nodes), and a large one is not looked up:
+        // first the cheap test of its whole rectangle.
         let first_node = cached
             .then(|| self.cached_node(lattice, first[0], first[1]))
             .flatten();
@@ -149,10 +150,11 @@ impl Biomes {
 
     /// The biome that weighs exactly 1 at every node of `window` (its lattice, first node and
     /// size set), and every other exactly 0, if the climate's bounds over the window's whole
-    /// rectangle show one ([`bounds_between`](super::climate::ClimateField::bounds_between)). Those bounds come from nodes at
-    /// most [`BETWEEN_METRES`] apart; where that would be every node, or would save fewer than
-    /// [`BETWEEN_SAVES_AT_LEAST`], `None` (the nodes' own bounds are then as cheap, and
-    /// tighter).
+    /// rectangle show one
+    /// ([`bounds_between`](super::climate::ClimateField::bounds_between)). Those bounds come
+    /// from nodes at most [`BETWEEN_METRES`] apart; where that would be every node, or would
+    /// save fewer than [`BETWEEN_SAVES_AT_LEAST`], `None` (the nodes' own bounds are then as
+    /// cheap, and tighter).
     fn sole_biome_between(&self, tables: &NoiseTables, window: &mut WeightWindow) -> Option<usize> {
         let lattice = window.spacing;
         let stride = (BETWEEN_METRES / lattice).floor();
@@ -571,13 +573,14 @@ const BETWEEN_METRES: f64 = 128.0;
 /// the test's own few (2026-11-28, `docs/benchmarks.md`).
 const BETWEEN_SAVES_AT_LEAST: usize = 100;
 
-/// The most nodes of a window that reads and fills the thread's weight-node cache: a level-0
-/// chunk's window of the world preset (25 to 36 nodes) and the sampler's (16) do; a coarser
-/// chunk's (a few hundred) would only push its neighbours' out before they are read.
+/// The most nodes of a window that reads and fills the thread's weight-node cache: a level-0 or
+/// level-1 chunk's window of the world preset (36 or 64 nodes) and the sampler's (16) do. A
+/// coarser chunk's (144 to 400) would only push its neighbours' out before they are read: in
+/// the views of `biome_ratios`, such windows found none of their nodes there (2026-11-29).
 const CACHED_WINDOW_NODES: usize = 64;
 
 /// Slots of each thread's weight-node cache (a node costs the climate and every membership; a
-/// level-0 chunk reads 16 to 25, its neighbours mostly the same ones, and the sampler 16 per
+/// level-0 chunk reads 36, its neighbours many of the same ones, and the sampler 16 per
 /// point).
 const CACHE_SLOTS: usize = 2048;
 
