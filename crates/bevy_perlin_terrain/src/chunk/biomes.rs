@@ -4,6 +4,7 @@
 
 use crate::ground::GroundSamples;
 use bevy::mesh::{MeshVertexAttribute, VertexFormat};
+use perlin_core::{GridKernel, Vectorised};
 
 /// The most biomes whose looks one chunk blends: the weight slots of a vertex. A chunk where
 /// more weigh in keeps the ones that weigh most over it (at most 16 biomes, and a border
@@ -47,12 +48,21 @@ pub(super) fn slot_weights(samples: &GroundSamples, n: usize) -> (Vec<u8>, Vec<[
     let biomes = weighing.iter().map(|&(b, _)| b as u8).collect();
     // A sample's weights sum to 1, so the largest is at least an eighth: rounded, never all 0.
     let mut weights = vec![[0u8; MAX_CHUNK_BIOMES]; n];
+    // A slot's weights rounded all at once, in the CPU's widest vectors, then spread.
+    let mut rounded = vec![0u8; n];
     for (slot, (_, slot_weights)) in weighing.iter().enumerate() {
         match slot_weights {
             None => weights.iter_mut().for_each(|q| q[slot] = 255),
             Some(w) => {
-                for (q, &w) in weights.iter_mut().zip(w.iter()) {
-                    q[slot] = out_of_255(w);
+                let work = OutOf255 {
+                    weights: w,
+                    out: &mut rounded,
+                };
+                GridKernel::Auto
+                    .vectorise(work)
+                    .unwrap_or_else(Vectorised::run);
+                for (q, &w) in weights.iter_mut().zip(&rounded) {
+                    q[slot] = w;
                 }
             }
         }
@@ -80,10 +90,45 @@ pub(super) fn slot_weights(samples: &GroundSamples, n: usize) -> (Vec<u8>, Vec<[
     (biomes, weights)
 }
 
-/// A weight from 0 to 1 as the nearest 255th.
+/// A weight from 0 to 1 as the nearest 255th (NaN as 0).
 #[inline]
 fn out_of_255(w: f32) -> u8 {
     (w.clamp(0.0, 1.0) * 255.0 + 0.5) as u8
+}
+
+/// [`out_of_255`] without a conversion from `f32` to an integer, which compilers leave one lane
+/// at a time: `x = w · 255 + 0.5` (within 0.5 to 255.5, or NaN) plus 2²³ is rounded to a whole
+/// number, whose low bits are then that number; one less where it rounded up past `x`. The same
+/// byte for every weight (see the tests).
+#[inline(always)]
+fn out_of_255_in_lanes(w: f32) -> u8 {
+    const WHOLE: f32 = 8_388_608.0;
+    // NaN as 0, as the conversion takes it.
+    let x = (w.clamp(0.0, 1.0) * 255.0 + 0.5).max(0.0);
+    let rounded = x + WHOLE;
+    let down = u32::from(rounded - WHOLE > x);
+    (rounded
+        .to_bits()
+        .wrapping_sub(WHOLE.to_bits())
+        .wrapping_sub(down)) as u8
+}
+
+/// Weights as the nearest 255ths ([`out_of_255_in_lanes`]), side by side in the CPU's widest
+/// vectors (the same bytes on every build).
+struct OutOf255<'a> {
+    weights: &'a [f32],
+    out: &'a mut [u8],
+}
+
+impl Vectorised for OutOf255<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn run(self) {
+        for (out, &w) in self.out.iter_mut().zip(self.weights) {
+            *out = out_of_255_in_lanes(w);
+        }
+    }
 }
 
 /// The slots `biomes` packed four bits each, as [`ATTRIBUTE_BIOMES`] holds them.
@@ -95,4 +140,47 @@ pub(super) fn pack_slots(biomes: &[u8]) -> u32 {
         .fold(0, |packed, (k, &b)| {
             packed | (u32::from(b & 0xf) << (4 * k))
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weights_round_to_255ths_alike_in_lanes_and_one_at_a_time() {
+        // Every 2⁻²⁰ from 0 to 1, each 255th's rounding boundary and the floats either side of
+        // it, a little beyond the range, and some that are not finite.
+        let mut weights: Vec<f32> = (0..=1 << 20).map(|k| k as f32 / (1 << 20) as f32).collect();
+        for k in 0..=255 {
+            let at = (k as f32 + 0.5) / 255.0;
+            weights.extend([
+                at,
+                f32::from_bits(at.to_bits() - 1),
+                f32::from_bits(at.to_bits() + 1),
+            ]);
+        }
+        weights.extend([
+            -0.5,
+            -0.0,
+            1.5,
+            1e-30,
+            f32::NAN,
+            f32::from_bits(0x7fc0_00ff),
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+        ]);
+        let expected: Vec<u8> = weights.iter().map(|&w| out_of_255(w)).collect();
+        assert_eq!((expected[0], expected[1 << 20]), (0, 255));
+        for kernel in GridKernel::ALL.into_iter().filter(|k| k.is_available()) {
+            let mut out = vec![7u8; weights.len()];
+            let work = OutOf255 {
+                weights: &weights,
+                out: &mut out,
+            };
+            kernel.vectorise(work).unwrap_or_else(Vectorised::run);
+            for ((&w, &got), &want) in weights.iter().zip(&out).zip(&expected) {
+                assert_eq!(got, want, "{kernel:?}: {w} ({:#x})", w.to_bits());
+            }
+        }
+    }
 }
