@@ -85,9 +85,9 @@ impl Biomes {
             window.hold_one(only, of);
             return true;
         }
-        let count = self.list().len();
-        // Every biome's weight at every node, then only the biomes that weigh something. The
-        // nodes come from the thread's cache, or all at once from one climate grid over them.
+        // Every biome's weight at every node, biome by biome, then only the biomes that weigh
+        // something. The nodes come from the thread's cache, or all at once from one climate
+        // grid over them.
         let mut all = Vec::new();
         if cached {
             all.reserve(nx * nz);
@@ -99,7 +99,7 @@ impl Biomes {
                 }),
             );
         }
-        if !cached || all.iter().any(Option::is_none) {
+        let weighed = if !cached || all.iter().any(Option::is_none) {
             let nodes = GridSpec::new([0.0, 0.0], lattice, window.size).with_start(window.first);
             let climate = self.climate_at_nodes(tables, &nodes);
             // Where the climate over the nodes keeps clear of every border by more than a
@@ -128,23 +128,13 @@ impl Biomes {
                     self.cache_node(lattice, window.first[0] + i, window.first[1] + j, w);
                 }
             }
-            for (b, weights) in weighed.chunks_exact(len.max(1)).enumerate() {
-                if weights.iter().any(|&w| w > 0.0) {
-                    window.live.push(b);
-                    window.nodes.extend_from_slice(weights);
-                }
-            }
-            window.of = of;
-            return true;
-        }
-        let all: Vec<[f32; MAX_BIOMES]> = all.into_iter().map(Option::unwrap_or_default).collect();
-        window
-            .live
-            .extend((0..count).filter(|&k| all.iter().any(|w| w[k] > 0.0)));
-        for &k in &window.live {
-            window.nodes.extend(all.iter().map(|w| w[k]));
-        }
-        window.of = of;
+            weighed
+        } else {
+            // Every node from the cache, laid out biome by biome.
+            let biome = |b: usize| all.iter().map(move |w| w.map_or(0.0, |w| w[b]));
+            (0..self.list().len()).flat_map(biome).collect()
+        };
+        window.hold_weighed(&weighed, nx * nz, of);
         true
     }
 
@@ -488,6 +478,19 @@ impl WeightWindow {
     fn hold_one(&mut self, only: usize, of: Option<(u64, u64)>) {
         self.live.push(only);
         self.nodes.resize(self.size[0] * self.size[1], 1.0);
+        self.of = of;
+    }
+
+    /// Holds the biomes that weigh anything at some node, from every biome's weights at each of
+    /// the window's `nodes` nodes (`weighed[b · nodes + k]` for biome `b` of the config), for
+    /// the biomes and lattice `of`.
+    fn hold_weighed(&mut self, weighed: &[f32], nodes: usize, of: Option<(u64, u64)>) {
+        for (b, weights) in weighed.chunks_exact(nodes.max(1)).enumerate() {
+            if weights.iter().any(|&w| w > 0.0) {
+                self.live.push(b);
+                self.nodes.extend_from_slice(weights);
+            }
+        }
         self.of = of;
     }
 
