@@ -32,8 +32,13 @@ pub const ATTRIBUTE_BIOME_WEIGHTS_HIGH: MeshVertexAttribute = MeshVertexAttribut
 
 /// The biome slots of a grid of `n` samples filled in `samples` (the biomes that weigh in
 /// most over it, in the config's order) and each sample's weights, out of 255 (rounded; they
-/// sum to 255 within a few units, and never all to 0). Nothing for ground without biomes.
-pub(super) fn slot_weights(samples: &GroundSamples, n: usize) -> (Vec<u8>, Vec<[u8; 8]>) {
+/// sum to 255 within a few units, and never all to 0), in a vector with room for `capacity`
+/// (the mesh's skirts copy its edges' weights). Nothing for ground without biomes.
+pub(super) fn slot_weights(
+    samples: &GroundSamples,
+    n: usize,
+    capacity: usize,
+) -> (Vec<u8>, Vec<[u8; 8]>) {
     let mut weighing: Vec<(usize, Option<&[f32]>)> = samples.biome_weights().collect();
     if weighing.is_empty() {
         return (Vec::new(), Vec::new());
@@ -47,13 +52,22 @@ pub(super) fn slot_weights(samples: &GroundSamples, n: usize) -> (Vec<u8>, Vec<[
     }
     let biomes = weighing.iter().map(|&(b, _)| b as u8).collect();
     // A sample's weights sum to 1, so the largest is at least an eighth: rounded, never all 0.
-    let mut weights = vec![[0u8; MAX_CHUNK_BIOMES]; n];
+    let mut weights = Vec::with_capacity(capacity.max(n));
+    if let [(_, None)] = weighing[..] {
+        // One biome, weighing all everywhere.
+        let mut all = [0u8; MAX_CHUNK_BIOMES];
+        all[0] = 255;
+        weights.resize(n, all);
+        return (biomes, weights);
+    }
+    weights.resize(n, [0u8; MAX_CHUNK_BIOMES]);
     // A slot's weights rounded all at once, in the CPU's widest vectors, then spread.
-    let mut rounded = vec![0u8; n];
+    let mut rounded = Vec::new();
     for (slot, (_, slot_weights)) in weighing.iter().enumerate() {
         match slot_weights {
             None => weights.iter_mut().for_each(|q| q[slot] = 255),
             Some(w) => {
+                rounded.resize(n, 0);
                 let work = OutOf255 {
                     weights: w,
                     out: &mut rounded,

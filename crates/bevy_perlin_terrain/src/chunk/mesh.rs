@@ -370,7 +370,7 @@ pub fn build_chunk_mesh(job: &ChunkJob) -> ChunkMeshData {
                     .extend(samples.creases(row_of(j)).iter().map(|&c| [c, 0.0]));
             }
         }
-        (mesh.biomes, mesh.biome_weights) = slot_weights(samples, n * n);
+        (mesh.biomes, mesh.biome_weights) = slot_weights(samples, n * n, vertices);
         match parent {
             Some(parent) => morph_targets(n, &parent, &mut mesh.morph),
             None => mesh.morph.extend(

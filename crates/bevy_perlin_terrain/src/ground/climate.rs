@@ -94,6 +94,10 @@ pub(crate) struct ClimateWindow {
     first: [[i64; 2]; 2],
     size: [[usize; 2]; 2],
     nodes: [Vec<f32>; FIELDS],
+    /// [`ClimateField::fill`]'s buffers, kept between fills: per lattice, each column's
+    /// weights and its first node; per field, one row's nodes collapsed along z.
+    columns: [Vec<(Basis, usize)>; 2],
+    collapsed: [Vec<[f32; 2]>; FIELDS],
 }
 
 impl ClimateField {
@@ -120,38 +124,40 @@ impl ClimateField {
         self.spacing[LATTICE_OF[field]]
     }
 
-    /// The value of node `(ix, iz)` of `field`.
-    fn node(&self, tables: &NoiseTables, field: usize, ix: i64, iz: i64) -> f32 {
-        NODE_CACHE.with(|cache| {
-            let key = NodeKey {
-                seed: tables.seed(),
-                scale: self.scale_bits[LATTICE_OF[field]],
-                field: field as u8,
-                ix,
-                iz,
-            };
-            let slot = key.slot();
-            let mut cache = cache.borrow_mut();
-            if let Some((k, v)) = cache.get(slot)
-                && *k == key
-            {
-                return *v;
-            }
-            let lattice = LATTICE_OF[field];
-            let spacing = self.spacing[lattice];
-            let [ox, oz] = FIELD_OFFSETS[field];
-            let n = self.noise[lattice].sample2(
-                tables,
-                ix as f64 * spacing + ox,
-                iz as f64 * spacing + oz,
-            );
-            let v = (n * STRETCH).clamp(-1.0, 1.0) as f32;
-            if cache.len() < NODE_CACHE_SLOTS {
-                cache.resize(NODE_CACHE_SLOTS, (NodeKey::EMPTY, 0.0));
-            }
-            cache[slot] = (key, v);
-            v
-        })
+    /// The value of node `(ix, iz)` of `field`, from the thread's node cache `cache` (of
+    /// [`NODE_CACHE_SLOTS`]) or computed and kept there.
+    fn node(
+        &self,
+        cache: &mut [(NodeKey, f32)],
+        tables: &NoiseTables,
+        field: usize,
+        ix: i64,
+        iz: i64,
+    ) -> f32 {
+        let key = NodeKey {
+            seed: tables.seed(),
+            scale: self.scale_bits[LATTICE_OF[field]],
+            field: field as u8,
+            ix,
+            iz,
+        };
+        let Some(slot) = cache.get_mut(key.slot()) else {
+            return self.node_value(tables, field, ix, iz);
+        };
+        if slot.0 != key {
+            *slot = (key, self.node_value(tables, field, ix, iz));
+        }
+        slot.1
+    }
+
+    /// The value of node `(ix, iz)` of `field`, computed.
+    fn node_value(&self, tables: &NoiseTables, field: usize, ix: i64, iz: i64) -> f32 {
+        let lattice = LATTICE_OF[field];
+        let spacing = self.spacing[lattice];
+        let [ox, oz] = FIELD_OFFSETS[field];
+        let n =
+            self.noise[lattice].sample2(tables, ix as f64 * spacing + ox, iz as f64 * spacing + oz);
+        (n * STRETCH).clamp(-1.0, 1.0) as f32
     }
 
     /// The nodes of the lattices over the grid `spec` (every node that weighs in at one of its
@@ -177,18 +183,22 @@ impl ClimateField {
                 window.size[lattice][axis] = (high - low + 4).clamp(0, 1 << 20) as usize;
             }
         }
-        for field in 0..FIELDS {
-            let lattice = LATTICE_OF[field];
-            let ([x0, z0], [nx, nz]) = (window.first[lattice], window.size[lattice]);
-            let nodes = &mut window.nodes[field];
-            nodes.clear();
-            for j in 0..nz as i64 {
-                for i in 0..nx as i64 {
-                    let v = self.node(tables, field, x0 + i, z0 + j);
-                    nodes.push(v);
+        NODE_CACHE.with_borrow_mut(|cache| {
+            if cache.len() < NODE_CACHE_SLOTS {
+                cache.resize(NODE_CACHE_SLOTS, (NodeKey::EMPTY, 0.0));
+            }
+            for field in 0..FIELDS {
+                let lattice = LATTICE_OF[field];
+                let ([x0, z0], [nx, nz]) = (window.first[lattice], window.size[lattice]);
+                let nodes = &mut window.nodes[field];
+                nodes.clear();
+                for j in 0..nz as i64 {
+                    for i in 0..nx as i64 {
+                        nodes.push(self.node(cache, tables, field, x0 + i, z0 + j));
+                    }
                 }
             }
-        }
+        });
     }
 
     /// The climate at every sample of `spec` (row-major) into `out`, from `window` (filled for
@@ -197,30 +207,35 @@ impl ClimateField {
         clippy::needless_range_loop,
         reason = "fields index several arrays in step"
     )]
-    pub fn fill(&self, spec: &GridSpec, window: &ClimateWindow, out: &mut Vec<ClimateSample>) {
+    pub fn fill(&self, spec: &GridSpec, window: &mut ClimateWindow, out: &mut Vec<ClimateSample>) {
         out.clear();
         let [nx, nz] = spec.size;
+        let ClimateWindow {
+            first,
+            size,
+            nodes,
+            columns,
+            collapsed,
+        } = window;
         // Per lattice, each column's weights and its first node in the window.
-        let columns: [Vec<(Basis, usize)>; 2] = std::array::from_fn(|lattice| {
-            (0..nx)
-                .map(|i| {
-                    let basis = Basis::at(spec.position(0, i), self.spacing[lattice]);
-                    let left = (basis.cell - 1 - window.first[lattice][0]).max(0) as usize;
-                    (basis, left)
-                })
-                .collect()
-        });
+        for (lattice, columns) in columns.iter_mut().enumerate() {
+            columns.clear();
+            columns.extend((0..nx).map(|i| {
+                let basis = Basis::at(spec.position(0, i), self.spacing[lattice]);
+                let left = (basis.cell - 1 - first[lattice][0]).max(0) as usize;
+                (basis, left)
+            }));
+        }
         out.reserve(nx * nz);
         // Per row, each field's nodes collapsed along z, column by column: the value and its z
         // derivative.
-        let mut collapsed: [Vec<[f32; 2]>; FIELDS] = Default::default();
         for j in 0..nz {
             let z = spec.position(1, j);
             for field in 0..FIELDS {
                 let lattice = LATTICE_OF[field];
                 let row = Basis::at(z, self.spacing[lattice]);
-                let (z0, width) = (window.first[lattice][1], window.size[lattice][0]);
-                let nodes = &window.nodes[field];
+                let (z0, width) = (first[lattice][1], size[lattice][0]);
+                let nodes = &nodes[field];
                 let columns = &mut collapsed[field];
                 columns.clear();
                 let top = (row.cell - 1 - z0).max(0) as usize;
@@ -278,7 +293,7 @@ impl ClimateField {
     ) -> [FieldBounds; FIELDS] {
         let (window, climate) = scratch;
         self.window(tables, spec, window);
-        self.fill(spec, window, climate);
+        self.fill(spec, &mut *window, climate);
         let mut bounds = FieldBounds::over(climate);
         let [dx, dz] = spec.step.map(f64::abs);
         for (field, b) in bounds.iter_mut().enumerate() {
@@ -370,6 +385,7 @@ fn farthest(cell: f64) -> f64 {
 }
 
 /// The cubic B-spline's four weights at one coordinate, and their derivatives per metre.
+#[derive(Clone, Debug)]
 pub(super) struct Basis {
     pub cell: i64,
     pub weights: [f32; 4],
@@ -431,17 +447,29 @@ impl NodeKey {
     };
 
     fn slot(&self) -> usize {
-        let h = (self.ix as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
-            ^ (self.iz as u64).wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
-            ^ (u64::from(self.field) ^ u64::from(self.scale) << 8)
-                .wrapping_mul(0x1656_67b1_9e37_79f9);
-        (h >> 53) as usize & (NODE_CACHE_SLOTS - 1)
+        let lattice = u64::from(self.field) ^ u64::from(self.scale) << 8;
+        cache_slot([self.ix as u64, self.iz as u64, lattice], NODE_CACHE_SLOTS)
     }
 }
 
+/// The slot of a key made of `words` in a direct-mapped cache of `slots` (a power of two):
+/// each word mixed in by a multiplication and a shift, so that nearby nodes (whose indices
+/// differ in their low bits only) spread over every slot. Combining the words' products by
+/// exclusive or, as before 2026-11-29, sent pairs such as (3, 91) and (5, 92) to one slot.
+pub(super) fn cache_slot(words: [u64; 3], slots: usize) -> usize {
+    let mut h = 0u64;
+    for w in words {
+        h = (h ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        h ^= h >> 32;
+    }
+    (h >> (u64::BITS - slots.trailing_zeros())) as usize
+}
+
 /// Slots of each thread's node cache (a node costs a few octaves of noise; a level-0 chunk
-/// needs 48, and its neighbours mostly the same ones).
-const NODE_CACHE_SLOTS: usize = 2048;
+/// needs 48, and its neighbours mostly the same ones; a coarse chunk's window up to about
+/// 100): 320 KiB a thread. With 2 048, the chunks inside one biome in `biome_ratios` built about
+/// 1 % slower (2026-11-29).
+const NODE_CACHE_SLOTS: usize = 8192;
 
 thread_local! {
     /// Recently computed nodes, direct-mapped: a node's value is a pure function of its key,
@@ -470,18 +498,49 @@ mod tests {
         let mut window = ClimateWindow::default();
         f.window(tables, spec, &mut window);
         let mut grid = Vec::new();
-        f.fill(spec, &window, &mut grid);
+        f.fill(spec, &mut window, &mut grid);
         let points = (0..spec.size[1])
             .flat_map(|j| (0..spec.size[0]).map(move |i| (i, j)))
             .map(|(i, j)| {
                 let one = GridSpec::new([spec.position(0, i), spec.position(1, j)], 1.0, [1, 1]);
                 let (mut w, mut out) = (ClimateWindow::default(), Vec::new());
                 f.window(tables, &one, &mut w);
-                f.fill(&one, &w, &mut out);
+                f.fill(&one, &mut w, &mut out);
                 out[0]
             })
             .collect();
         (grid, points)
+    }
+
+    #[test]
+    fn nearby_nodes_spread_over_the_node_cache() {
+        // The nodes of three fields over 24 × 24 lattice cells: a few coarse chunks' windows.
+        // Into 8 192 slots, 1 728 keys hashed at random would take about 90 % of them apart;
+        // the words' products combined by exclusive or (before 2026-11-29) took 81 %, sending
+        // neighbours such as (3, 91) and (5, 92) to one slot.
+        let mut slots = std::collections::HashSet::new();
+        let mut keys = 0;
+        for field in 0..FIELDS as u8 {
+            for ix in -12..12 {
+                for iz in 80..104 {
+                    let scale = 6000.0f32.to_bits();
+                    let key = NodeKey {
+                        seed: 7,
+                        scale,
+                        field,
+                        ix,
+                        iz,
+                    };
+                    slots.insert(key.slot());
+                    keys += 1;
+                }
+            }
+        }
+        assert!(
+            slots.len() * 100 >= keys * 87,
+            "{} slots for {keys} keys",
+            slots.len()
+        );
     }
 
     #[test]
@@ -528,7 +587,7 @@ mod tests {
                 let spec = GridSpec::new([x, z], 1.0, [1, 1]);
                 let (mut w, mut out) = (ClimateWindow::default(), Vec::new());
                 f.window(&tables, &spec, &mut w);
-                f.fill(&spec, &w, &mut out);
+                f.fill(&spec, &mut w, &mut out);
                 out[0]
             };
             let (c, dx, dz) = (at(x, z), at(x + h, z), at(x, z + h));
@@ -622,7 +681,7 @@ mod tests {
             let mut window = ClimateWindow::default();
             f.window(&tables, &spec, &mut window);
             let mut out = Vec::new();
-            f.fill(&spec, &window, &mut out);
+            f.fill(&spec, &mut window, &mut out);
             for s in &out {
                 for k in 0..FIELDS {
                     let lattice_scale = if k == 2 { 2.0 * scale } else { scale };

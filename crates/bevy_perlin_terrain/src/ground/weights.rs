@@ -19,7 +19,7 @@
 //! neighbours, the sampler at level 0) agree bit for bit.
 
 use super::biomes::Biomes;
-use super::climate::{Basis, ClimateSample, ClimateWindow, FieldBounds, cell};
+use super::climate::{Basis, ClimateSample, ClimateWindow, FieldBounds, cache_slot, cell};
 use crate::config::MAX_BIOMES;
 use perlin_core::{GridSpec, NoiseTables};
 use std::cell::RefCell;
@@ -73,67 +73,40 @@ impl Biomes {
         // The thread's cache serves small windows (the sampler's, a fine chunk's), whose
         // neighbours share most of their nodes; a larger one computes them all at once.
         let cached = nx * nz <= CACHED_WINDOW_NODES;
-        // A window whose first node is not in the cache has likely never been on a border (a
+        if cached && let Some(weighed) = self.cached_window(window) {
+            window.hold_weighed(&weighed, nx * nz, of);
+            return true;
+        }
+        // A window with a node missing from the cache has likely never been on a border (a
         // window inside one biome keeps none of its nodes), and a large one is not looked up:
         // first the cheap test of its whole rectangle.
-        let first_node = cached
-            .then(|| self.cached_node(lattice, first[0], first[1]))
-            .flatten();
-        if first_node.is_none()
-            && let Some(only) = self.sole_biome_between(tables, window)
-        {
+        if let Some(only) = self.sole_biome_between(tables, window) {
             window.hold_one(only, of);
             return true;
         }
-        // Every biome's weight at every node, biome by biome, then only the biomes that weigh
-        // something. The nodes come from the thread's cache, or all at once from one climate
-        // grid over them.
-        let mut all = Vec::new();
-        if cached {
-            all.reserve(nx * nz);
-            all.push(first_node);
-            let keys = (0..nz as i64).flat_map(|j| (0..nx as i64).map(move |i| (i, j)));
-            all.extend(
-                keys.skip(1).map(|(i, j)| {
-                    self.cached_node(lattice, window.first[0] + i, window.first[1] + j)
-                }),
-            );
+        // Every node's climate, from one climate grid over them.
+        let nodes = GridSpec::new([0.0, 0.0], lattice, window.size).with_start(window.first);
+        self.climate_at_nodes(tables, &nodes, &mut window.climate);
+        let climate = &window.climate.1;
+        // Where the climate over the nodes keeps clear of every border by more than a step's
+        // reach (a grid inside one biome), that biome weighs exactly 1 at each node (the
+        // others 0): no node's memberships need computing. More nodes only widen the bounds,
+        // so the first row's bounds rule out most windows on a border at once.
+        let first_row = FieldBounds::over(&climate[..nx.min(climate.len())]);
+        let sole = self
+            .sole_biome(&first_row)
+            .and_then(|_| self.sole_biome(&FieldBounds::over(climate)));
+        if let Some(only) = sole {
+            window.hold_one(only, of);
+            return true;
         }
-        let weighed = if !cached || all.iter().any(Option::is_none) {
-            let nodes = GridSpec::new([0.0, 0.0], lattice, window.size).with_start(window.first);
-            let climate = self.climate_at_nodes(tables, &nodes);
-            // Where the climate over the nodes keeps clear of every border by more than a
-            // step's reach (a grid inside one biome), that biome weighs exactly 1 at each node
-            // (the others 0): no node's memberships need computing. More nodes only widen the
-            // bounds, so the first row's bounds rule out most windows on a border at once.
-            let first_row = FieldBounds::over(&climate[..nx.min(climate.len())]);
-            let sole = self
-                .sole_biome(&first_row)
-                .and_then(|_| self.sole_biome(&FieldBounds::over(&climate)));
-            if let Some(only) = sole {
-                window.hold_one(only, of);
-                return true;
-            }
-            // Every node's weights at once (a cached node's are what computing it gives), biome
-            // by biome; the thread's cache keeps those it lacked (of a small window).
-            let mut weighed = Vec::new();
-            self.weigh_climates(&climate, &mut weighed);
-            let len = climate.len();
-            for (k, node) in all.iter().enumerate() {
-                if node.is_none() {
-                    let w = std::array::from_fn(|b| {
-                        weighed.get(b * len + k).copied().unwrap_or_default()
-                    });
-                    let (i, j) = ((k % nx) as i64, (k / nx) as i64);
-                    self.cache_node(lattice, window.first[0] + i, window.first[1] + j, w);
-                }
-            }
-            weighed
-        } else {
-            // Every node from the cache, laid out biome by biome.
-            let biome = |b: usize| all.iter().map(move |w| w.map_or(0.0, |w| w[b]));
-            (0..self.list().len()).flat_map(biome).collect()
-        };
+        // Every node's weights at once, biome by biome; the thread's cache keeps them (of a
+        // small window).
+        let mut weighed = Vec::new();
+        self.weigh_climates(climate, &mut weighed);
+        if cached {
+            self.cache_window(window, &weighed);
+        }
         window.hold_weighed(&weighed, nx * nz, of);
         true
     }
@@ -167,15 +140,16 @@ impl Biomes {
         self.sole_biome(&bounds)
     }
 
-    /// The climate at every node of `nodes` (a weight lattice's grid), from one climate window
-    /// over them.
-    fn climate_at_nodes(&self, tables: &NoiseTables, nodes: &GridSpec) -> Vec<ClimateSample> {
-        let (mut climate_window, mut climate) = (ClimateWindow::default(), Vec::new());
-        self.climate_field()
-            .window(tables, nodes, &mut climate_window);
-        self.climate_field()
-            .fill(nodes, &climate_window, &mut climate);
-        climate
+    /// The climate at every node of `nodes` (a weight lattice's grid) into `out`, from one
+    /// climate window over them (`climate_window`).
+    fn climate_at_nodes(
+        &self,
+        tables: &NoiseTables,
+        nodes: &GridSpec,
+        (climate_window, out): &mut (ClimateWindow, Vec<ClimateSample>),
+    ) {
+        self.climate_field().window(tables, nodes, climate_window);
+        self.climate_field().fill(nodes, climate_window, out);
     }
 
     /// Node `(ix, iz)` of these biomes' lattice `spacing` metres apart, as the cache knows it.
@@ -188,27 +162,44 @@ impl Biomes {
         }
     }
 
-    /// The weights of node `(ix, iz)` of the lattice `spacing` metres apart, if the thread's
-    /// cache has them.
-    fn cached_node(&self, spacing: f64, ix: i64, iz: i64) -> Option<[f32; MAX_BIOMES]> {
-        let key = self.node_key(spacing, ix, iz);
-        WEIGHT_CACHE.with(|cache| {
-            cache
-                .borrow()
-                .get(key.slot())
-                .and_then(|(k, w)| (*k == key).then_some(*w))
+    /// The weights of every node of `window` (its lattice, first node and size set), biome by
+    /// biome (`[b · nodes + k]` for biome `b` of the config and node `k`), if the thread's
+    /// cache has them all.
+    fn cached_window(&self, window: &WeightWindow) -> Option<Vec<f32>> {
+        let ([x0, z0], [nx, nz]) = (window.first, window.size);
+        let nodes = nx * nz;
+        let count = self.list().len();
+        let mut weighed = vec![0.0; count * nodes];
+        WEIGHT_CACHE.with_borrow(|cache| {
+            for k in 0..nodes {
+                let key = self.node_key(window.spacing, x0 + (k % nx) as i64, z0 + (k / nx) as i64);
+                let (_, w) = cache.get(key.slot()).filter(|(at, _)| *at == key)?;
+                for (b, &w) in w.iter().take(count).enumerate() {
+                    weighed[b * nodes + k] = w;
+                }
+            }
+            Some(weighed)
         })
     }
 
-    /// Keeps the weights `w` of node `(ix, iz)` in the thread's cache.
-    fn cache_node(&self, spacing: f64, ix: i64, iz: i64, w: [f32; MAX_BIOMES]) {
-        let key = self.node_key(spacing, ix, iz);
-        WEIGHT_CACHE.with(|cache| {
-            let mut cache = cache.borrow_mut();
+    /// Keeps the weights of every node of `window` (`weighed`, as
+    /// [`cached_window`](Self::cached_window) gives them) in the thread's cache.
+    fn cache_window(&self, window: &WeightWindow, weighed: &[f32]) {
+        let ([x0, z0], [nx, nz]) = (window.first, window.size);
+        let nodes = nx * nz;
+        WEIGHT_CACHE.with_borrow_mut(|cache| {
             if cache.len() < CACHE_SLOTS {
                 cache.resize(CACHE_SLOTS, (NodeKey::EMPTY, [0.0; MAX_BIOMES]));
             }
-            cache[key.slot()] = (key, w);
+            for k in 0..nodes {
+                let key = self.node_key(window.spacing, x0 + (k % nx) as i64, z0 + (k / nx) as i64);
+                let w = std::array::from_fn(|b| {
+                    weighed.get(b * nodes + k).copied().unwrap_or_default()
+                });
+                if let Some(slot) = cache.get_mut(key.slot()) {
+                    *slot = (key, w);
+                }
+            }
         });
     }
 
@@ -558,11 +549,10 @@ impl NodeKey {
     };
 
     fn slot(&self) -> usize {
-        let h = (self.ix as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
-            ^ (self.iz as u64).wrapping_mul(0xc2b2_ae3d_27d4_eb4f)
-            ^ (self.spacing ^ self.id).wrapping_mul(0x1656_67b1_9e37_79f9);
-        // The top bits, as many as index the slots (all of them).
-        (h >> (u64::BITS - CACHE_SLOTS.trailing_zeros())) as usize
+        cache_slot(
+            [self.ix as u64, self.iz as u64, self.spacing ^ self.id],
+            CACHE_SLOTS,
+        )
     }
 }
 
@@ -769,7 +759,9 @@ mod tests {
             let (first, size) = node_extent(&spec, biomes.weight_spacing(spacing));
             let nodes =
                 GridSpec::new([0.0, 0.0], biomes.weight_spacing(spacing), size).with_start(first);
-            let climate = biomes.climate_at_nodes(tables, &nodes);
+            let mut climate = (ClimateWindow::default(), Vec::new());
+            biomes.climate_at_nodes(tables, &nodes, &mut climate);
+            let climate = climate.1;
             let at = format!("spacing {spacing}, window at ({x}, {z})");
             Self {
                 spec,
@@ -870,6 +862,37 @@ mod tests {
             between > 40 && 4 * between >= 3 * exact,
             "{between} windows inside by the climate between nodes, {exact} by every node's"
         );
+    }
+
+    #[test]
+    fn a_small_window_read_from_the_threads_cache_holds_what_weighing_its_nodes_gave() {
+        let (biomes, tables) = world();
+        // A level-0 chunk on a border: 36 nodes 32 m apart, a window the cache serves.
+        let border = border(&biomes, &tables, 1.0);
+        let spec = GridSpec::new([0.0, 0.0], 1.0, [65, 65]).with_start([border as i64 - 32, 2968]);
+        WEIGHT_CACHE.with_borrow_mut(Vec::clear);
+        let mut weighed = WeightWindow::default();
+        assert!(biomes.weight_window(&tables, &spec, 1.0, &mut weighed));
+        let nodes = weighed.size[0] * weighed.size[1];
+        assert!(weighed.live.len() > 1 && nodes <= CACHED_WINDOW_NODES);
+        // Every node is now in the cache, each biome's weight in its place: the same window
+        // again, from the cache alone, is the one weighed.
+        let cached = biomes
+            .cached_window(&weighed)
+            .expect("every node in the cache");
+        assert_eq!(cached.len(), biomes.list().len() * nodes);
+        let mut from_cache = WeightWindow::default();
+        assert!(biomes.weight_window(&tables, &spec, 1.0, &mut from_cache));
+        assert_eq!(
+            (&from_cache.live, &from_cache.nodes),
+            (&weighed.live, &weighed.nodes)
+        );
+        // A window the cache lacks a node of is not read from it.
+        WEIGHT_CACHE.with_borrow_mut(|cache| {
+            let key = biomes.node_key(weighed.spacing, weighed.first[0] + 5, weighed.first[1] + 5);
+            cache[key.slot()].0 = NodeKey::EMPTY;
+        });
+        assert_eq!(biomes.cached_window(&weighed), None);
     }
 
     #[test]

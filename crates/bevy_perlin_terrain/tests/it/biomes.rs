@@ -120,7 +120,13 @@ fn one_biome_everywhere_is_the_single_recipe_bit_for_bit() {
         // The same mesh, and the one biome's look everywhere.
         let mut everywhere = build(&one, coord, lod);
         assert_eq!(everywhere.biomes, [0]);
-        assert!(everywhere.biome_weights.iter().all(|w| w[0] == 255));
+        assert_eq!(everywhere.biome_weights.len(), everywhere.positions.len());
+        assert!(
+            everywhere
+                .biome_weights
+                .iter()
+                .all(|w| *w == [255, 0, 0, 0, 0, 0, 0, 0])
+        );
         (everywhere.biomes, everywhere.biome_weights) = (Vec::new(), Vec::new());
         assert!(
             build(&plain, coord, lod) == everywhere,
