@@ -52,32 +52,30 @@ pub(super) fn slot_weights(
     }
     let biomes = weighing.iter().map(|&(b, _)| b as u8).collect();
     // A sample's weights sum to 1, so the largest is at least an eighth: rounded, never all 0.
-    let mut weights = Vec::with_capacity(capacity.max(n));
-    if let [(_, None)] = weighing[..] {
-        // One biome, weighing all everywhere.
-        let mut all = [0u8; MAX_CHUNK_BIOMES];
-        all[0] = 255;
-        weights.resize(n, all);
-        return (biomes, weights);
+    // Every vertex starts as a slot that weighs all everywhere (`None`) has it, 255, and the
+    // others 0: written in one fill, with room for the skirts.
+    let mut everywhere = [0u8; MAX_CHUNK_BIOMES];
+    for (slot, (_, slot_weights)) in weighing.iter().enumerate() {
+        if slot_weights.is_none() {
+            everywhere[slot] = 255;
+        }
     }
-    weights.resize(n, [0u8; MAX_CHUNK_BIOMES]);
+    let mut weights = Vec::with_capacity(capacity.max(n));
+    weights.resize(n, everywhere);
     // A slot's weights rounded all at once, in the CPU's widest vectors, then spread.
     let mut rounded = Vec::new();
     for (slot, (_, slot_weights)) in weighing.iter().enumerate() {
-        match slot_weights {
-            None => weights.iter_mut().for_each(|q| q[slot] = 255),
-            Some(w) => {
-                rounded.resize(n, 0);
-                let work = OutOf255 {
-                    weights: w,
-                    out: &mut rounded,
-                };
-                GridKernel::Auto
-                    .vectorise(work)
-                    .unwrap_or_else(Vectorised::run);
-                for (q, &w) in weights.iter_mut().zip(&rounded) {
-                    q[slot] = w;
-                }
+        if let Some(w) = slot_weights {
+            rounded.resize(n, 0);
+            let work = OutOf255 {
+                weights: w,
+                out: &mut rounded,
+            };
+            GridKernel::Auto
+                .vectorise(work)
+                .unwrap_or_else(Vectorised::run);
+            for (q, &w) in weights.iter_mut().zip(&rounded) {
+                q[slot] = w;
             }
         }
     }

@@ -162,18 +162,27 @@ impl Biomes {
         }
     }
 
+    /// Node `k` (row-major) of `window` (its lattice, first node and size set), as the cache
+    /// knows it.
+    fn window_node_key(&self, window: &WeightWindow, k: usize) -> NodeKey {
+        let ([x0, z0], nx) = (window.first, window.size[0].max(1));
+        self.node_key(window.spacing, x0 + (k % nx) as i64, z0 + (k / nx) as i64)
+    }
+
     /// The weights of every node of `window` (its lattice, first node and size set), biome by
     /// biome (`[b · nodes + k]` for biome `b` of the config and node `k`), if the thread's
     /// cache has them all.
     fn cached_window(&self, window: &WeightWindow) -> Option<Vec<f32>> {
-        let ([x0, z0], [nx, nz]) = (window.first, window.size);
-        let nodes = nx * nz;
+        let nodes = window.size[0] * window.size[1];
         let count = self.list().len();
-        let mut weighed = vec![0.0; count * nodes];
+        let mut weighed = Vec::new();
         WEIGHT_CACHE.with_borrow(|cache| {
             for k in 0..nodes {
-                let key = self.node_key(window.spacing, x0 + (k % nx) as i64, z0 + (k / nx) as i64);
+                let key = self.window_node_key(window, k);
                 let (_, w) = cache.get(key.slot()).filter(|(at, _)| *at == key)?;
+                // Room for the weights only once the first node is found (a window inside one
+                // biome has none of its nodes there).
+                weighed.resize(count * nodes, 0.0);
                 for (b, &w) in w.iter().take(count).enumerate() {
                     weighed[b * nodes + k] = w;
                 }
@@ -185,14 +194,13 @@ impl Biomes {
     /// Keeps the weights of every node of `window` (`weighed`, as
     /// [`cached_window`](Self::cached_window) gives them) in the thread's cache.
     fn cache_window(&self, window: &WeightWindow, weighed: &[f32]) {
-        let ([x0, z0], [nx, nz]) = (window.first, window.size);
-        let nodes = nx * nz;
+        let nodes = window.size[0] * window.size[1];
         WEIGHT_CACHE.with_borrow_mut(|cache| {
             if cache.len() < CACHE_SLOTS {
                 cache.resize(CACHE_SLOTS, (NodeKey::EMPTY, [0.0; MAX_BIOMES]));
             }
             for k in 0..nodes {
-                let key = self.node_key(window.spacing, x0 + (k % nx) as i64, z0 + (k / nx) as i64);
+                let key = self.window_node_key(window, k);
                 let w = std::array::from_fn(|b| {
                     weighed.get(b * nodes + k).copied().unwrap_or_default()
                 });
