@@ -167,21 +167,9 @@ impl ClimateField {
         reason = "axes and fields index several arrays in step"
     )]
     pub fn window(&self, tables: &NoiseTables, spec: &GridSpec, window: &mut ClimateWindow) {
-        let last = [
-            spec.size[0].saturating_sub(1),
-            spec.size[1].saturating_sub(1),
-        ];
         for lattice in 0..2 {
-            let spacing = self.spacing[lattice];
-            for axis in 0..2 {
-                let (a, b) = (
-                    cell(spec.position(axis, 0), spacing),
-                    cell(spec.position(axis, last[axis]), spacing),
-                );
-                let (low, high) = (a.min(b), a.max(b));
-                window.first[lattice][axis] = low - 1;
-                window.size[lattice][axis] = (high - low + 4).clamp(0, 1 << 20) as usize;
-            }
+            (window.first[lattice], window.size[lattice]) =
+                node_extent(spec, self.spacing[lattice], MOST_NODES_A_SIDE);
         }
         NODE_CACHE.with_borrow_mut(|cache| {
             if cache.len() < NODE_CACHE_SLOTS {
@@ -370,6 +358,27 @@ impl Differences {
         }
         d
     }
+}
+
+/// The most climate nodes a window holds along one axis (that many span over 80 000 km at the
+/// smallest climate scale).
+const MOST_NODES_A_SIDE: i64 = 1 << 20;
+
+/// The first node and the number of nodes, per axis, of a lattice `spacing` metres apart over
+/// the grid `spec`: every node whose B-spline reaches one of its samples (at most `most` a
+/// side).
+pub(super) fn node_extent(spec: &GridSpec, spacing: f64, most: i64) -> ([i64; 2], [usize; 2]) {
+    let (mut first, mut size) = ([0; 2], [0; 2]);
+    for axis in 0..2 {
+        let last = spec.size[axis].saturating_sub(1);
+        let (a, b) = (
+            cell(spec.position(axis, 0), spacing),
+            cell(spec.position(axis, last), spacing),
+        );
+        first[axis] = a.min(b) - 1;
+        size[axis] = (a.max(b) - a.min(b) + 4).clamp(0, most) as usize;
+    }
+    (first, size)
 }
 
 /// The lattice cell holding `x` (nodes `cell − 1 ..= cell + 2` weigh in there).

@@ -19,7 +19,7 @@
 //! neighbours, the sampler at level 0) agree bit for bit.
 
 use super::biomes::Biomes;
-use super::climate::{Basis, ClimateSample, ClimateWindow, FieldBounds, cache_slot, cell};
+use super::climate::{Basis, ClimateSample, ClimateWindow, FieldBounds, cache_slot, node_extent};
 use crate::config::MAX_BIOMES;
 use perlin_core::{GridSpec, NoiseTables};
 use std::cell::RefCell;
@@ -55,7 +55,7 @@ impl Biomes {
     ) -> bool {
         let lattice = self.weight_spacing(spacing);
         let of = Some((self.id, lattice.to_bits()));
-        let (first, size) = node_extent(spec, lattice);
+        let (first, size) = node_extent(spec, lattice, MOST_NODES_A_SIDE);
         if window.of == of && (window.first, window.size) == (first, size) {
             // The same nodes as the last window (a chunk's parent grid covers the chunk).
             return true;
@@ -591,21 +591,8 @@ const CACHE_SLOTS: usize = 2048;
 /// detail) would hold billions.
 pub(crate) const MAX_WEIGHT_NODES: usize = 1 << 22;
 
-/// The first node and the number of nodes, per axis, of the window of a lattice `lattice`
-/// metres apart over `spec`: every node whose B-spline reaches a sample.
-fn node_extent(spec: &GridSpec, lattice: f64) -> ([i64; 2], [usize; 2]) {
-    let (mut first, mut size) = ([0; 2], [0; 2]);
-    for axis in 0..2 {
-        let last = spec.size[axis].saturating_sub(1);
-        let (a, b) = (
-            cell(spec.position(axis, 0), lattice),
-            cell(spec.position(axis, last), lattice),
-        );
-        first[axis] = a.min(b) - 1;
-        size[axis] = (a.max(b) - a.min(b) + 4).clamp(0, 1 << 16) as usize;
-    }
-    (first, size)
-}
+/// The most weight nodes a window holds along one axis.
+const MOST_NODES_A_SIDE: i64 = 1 << 16;
 
 thread_local! {
     /// Recently computed weight nodes, direct-mapped: a node's weights are a pure function of
@@ -764,7 +751,8 @@ mod tests {
         fn at(biomes: &Biomes, tables: &NoiseTables, spacing: f64, [x, z]: [f64; 2]) -> Self {
             let start = [(x / spacing) as i64 - 32, (z / spacing) as i64 - 32];
             let spec = GridSpec::new([0.0, 0.0], spacing, [65, 65]).with_start(start);
-            let (first, size) = node_extent(&spec, biomes.weight_spacing(spacing));
+            let (first, size) =
+                node_extent(&spec, biomes.weight_spacing(spacing), MOST_NODES_A_SIDE);
             let nodes =
                 GridSpec::new([0.0, 0.0], biomes.weight_spacing(spacing), size).with_start(first);
             let mut climate = (ClimateWindow::default(), Vec::new());
