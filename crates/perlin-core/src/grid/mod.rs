@@ -969,6 +969,10 @@ impl StripBuffers {
             }
             sums
         }
+        if len == 0 {
+            // A fill that keeps nothing in a strip (one plain octave): every buffer empty.
+            return Strip::empty();
+        }
         let [value, dx, dy] = self.sums.each_mut();
         let warp = self.warp.each_mut().map(|[v, x, y]| {
             [
@@ -1008,6 +1012,20 @@ struct Strip<'a> {
     jacobian: [&'a mut [f32]; 4],
     out: [&'a mut [f32]; 3],
     creases: &'a mut [f32],
+}
+
+impl Strip<'_> {
+    /// A strip of no samples.
+    fn empty() -> Self {
+        Strip {
+            sums: [&mut [], &mut [], &mut []],
+            warp: [[&mut [], &mut [], &mut []], [&mut [], &mut [], &mut []]],
+            displacement: [&mut [], &mut []],
+            jacobian: [&mut [], &mut [], &mut [], &mut []],
+            out: [&mut [], &mut [], &mut []],
+            creases: &mut [],
+        }
+    }
 }
 
 /// What [`copy_out`] copies: the values unless `Finish` wrote them in place; the creases if
