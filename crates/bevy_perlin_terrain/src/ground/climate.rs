@@ -169,7 +169,7 @@ impl ClimateField {
     pub fn window(&self, tables: &NoiseTables, spec: &GridSpec, window: &mut ClimateWindow) {
         for lattice in 0..2 {
             (window.first[lattice], window.size[lattice]) =
-                node_extent(spec, self.spacing[lattice], MOST_NODES_A_SIDE);
+                node_extent(spec, self.spacing[lattice], MOST_CLIMATE_NODES_A_SIDE);
         }
         NODE_CACHE.with_borrow_mut(|cache| {
             if cache.len() < NODE_CACHE_SLOTS {
@@ -362,7 +362,7 @@ impl Differences {
 
 /// The most climate nodes a window holds along one axis (that many span over 80 000 km at the
 /// smallest climate scale).
-const MOST_NODES_A_SIDE: i64 = 1 << 20;
+const MOST_CLIMATE_NODES_A_SIDE: i64 = 1 << 20;
 
 /// The first node and the number of nodes, per axis, of a lattice `spacing` metres apart over
 /// the grid `spec`: every node whose B-spline reaches one of its samples (at most `most` a

@@ -55,7 +55,7 @@ impl Biomes {
     ) -> bool {
         let lattice = self.weight_spacing(spacing);
         let of = Some((self.id, lattice.to_bits()));
-        let (first, size) = node_extent(spec, lattice, MOST_NODES_A_SIDE);
+        let (first, size) = node_extent(spec, lattice, MOST_WEIGHT_NODES_A_SIDE);
         if window.of == of && (window.first, window.size) == (first, size) {
             // The same nodes as the last window (a chunk's parent grid covers the chunk).
             return true;
@@ -592,7 +592,7 @@ const CACHE_SLOTS: usize = 2048;
 pub(crate) const MAX_WEIGHT_NODES: usize = 1 << 22;
 
 /// The most weight nodes a window holds along one axis.
-const MOST_NODES_A_SIDE: i64 = 1 << 16;
+const MOST_WEIGHT_NODES_A_SIDE: i64 = 1 << 16;
 
 thread_local! {
     /// Recently computed weight nodes, direct-mapped: a node's weights are a pure function of
@@ -751,8 +751,11 @@ mod tests {
         fn at(biomes: &Biomes, tables: &NoiseTables, spacing: f64, [x, z]: [f64; 2]) -> Self {
             let start = [(x / spacing) as i64 - 32, (z / spacing) as i64 - 32];
             let spec = GridSpec::new([0.0, 0.0], spacing, [65, 65]).with_start(start);
-            let (first, size) =
-                node_extent(&spec, biomes.weight_spacing(spacing), MOST_NODES_A_SIDE);
+            let (first, size) = node_extent(
+                &spec,
+                biomes.weight_spacing(spacing),
+                MOST_WEIGHT_NODES_A_SIDE,
+            );
             let nodes =
                 GridSpec::new([0.0, 0.0], biomes.weight_spacing(spacing), size).with_start(first);
             let mut climate = (ClimateWindow::default(), Vec::new());
