@@ -409,6 +409,15 @@ impl Vectorised for GridRows<'_> {
         let spacing = job.spacing as f32;
         let inv = 1.0 / job.quads as f32;
         let row_of = |j: usize| j * n..(j + 1) * n;
+        // The one ramp that colours every vertex, if one does: the config's, or a biome's that
+        // weighs all over the chunk (its weight of 1 times a colour, added to +0, is that
+        // colour).
+        let mut weighing = samples.biome_weights();
+        let single = match (weighing.next(), weighing.next()) {
+            _ if job.biome_ramps.is_empty() => job.ramp.as_ref(),
+            (Some((biome, None)), None) => job.biome_ramps.get(biome),
+            _ => None,
+        };
         // Row by row, one attribute at a time: each pass is a plain loop over the row.
         for j in 0..n {
             let row = row_of(j);
@@ -419,13 +428,12 @@ impl Vectorised for GridRows<'_> {
             mesh.normals
                 .extend(samples.normals(row).map(|v| v.to_array()));
             mesh.uvs.extend((0..n).map(|i| [i as f32 * inv, z * inv]));
-            if let Some(ramp) = &job.ramp {
+            if job.ramp.is_some() {
                 let (positions, normals) = (&mesh.positions[first..], &mesh.normals[first..]);
-                if job.biome_ramps.is_empty() {
-                    ramp.fill(positions, normals, &mut mesh.colors);
-                } else {
-                    biome_colours(&job.biome_ramps, samples, first, positions, normals)
-                        .for_each(|c| mesh.colors.push(c));
+                match single {
+                    Some(ramp) => ramp.fill(positions, normals, &mut mesh.colors),
+                    None => biome_colours(&job.biome_ramps, samples, first, positions, normals)
+                        .for_each(|c| mesh.colors.push(c)),
                 }
             }
             if job.creases {

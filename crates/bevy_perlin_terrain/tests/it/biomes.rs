@@ -630,6 +630,20 @@ fn chunks_carry_the_weights_their_ground_blends_and_the_colours_follow() {
             .iter()
             .all(|w| *w == [255, 0, 0, 0, 0, 0, 0, 0])
     );
+    // A chunk inside a biome of a look of its own (not the config's) has that look at every
+    // vertex, bit for bit.
+    let own_look = |b: u8| config.biomes[usize::from(b)].colours.is_some();
+    let inside = (0..400)
+        .map(|k| build(&config, coord + IVec2::new(40 + 3 * k, 5 * k - 1000), 0))
+        .find(|m| m.biomes.len() == 1 && own_look(m.biomes[0]))
+        .expect("a chunk inside a biome of its own look");
+    let look = &ramps[usize::from(inside.biomes[0])];
+    assert_eq!(inside.colors.len(), inside.positions.len());
+    let grid = inside.positions.iter().zip(&inside.normals);
+    for ((p, normal), c) in grid.zip(&inside.colors).take(n * n) {
+        let expected = look.colour(p[1], Vec3::from(*normal));
+        assert_eq!(c.map(f32::to_bits), expected.map(f32::to_bits), "at {p:?}");
+    }
     // No biomes, no weights.
     let plain = build(&TerrainConfig::default(), coord, 0);
     assert!(plain.biomes.is_empty() && plain.biome_weights.is_empty());
