@@ -412,11 +412,14 @@ impl Vectorised for GridRows<'_> {
         // The one ramp that colours every vertex, if one does: the config's, or a biome's that
         // weighs all over the chunk (its weight of 1 times a colour, added to +0, is that
         // colour).
-        let mut weighing = samples.biome_weights();
-        let single = match (weighing.next(), weighing.next()) {
-            _ if job.biome_ramps.is_empty() => job.ramp.as_ref(),
-            (Some((biome, None)), None) => job.biome_ramps.get(biome),
-            _ => None,
+        let single = if job.biome_ramps.is_empty() {
+            job.ramp.as_ref()
+        } else {
+            let mut weighing = samples.biome_weights();
+            match (weighing.next(), weighing.next()) {
+                (Some((biome, None)), None) => job.biome_ramps.get(biome),
+                _ => None,
+            }
         };
         // Row by row, one attribute at a time: each pass is a plain loop over the row.
         for j in 0..n {
