@@ -421,6 +421,8 @@ impl Vectorised for GridRows<'_> {
                 _ => None,
             }
         };
+        // One biome's colours of a row, when biomes blend theirs.
+        let mut one_biome = Vec::new();
         // Row by row, one attribute at a time: each pass is a plain loop over the row.
         for j in 0..n {
             let row = row_of(j);
@@ -435,8 +437,13 @@ impl Vectorised for GridRows<'_> {
                 let (positions, normals) = (&mesh.positions[first..], &mesh.normals[first..]);
                 match single {
                     Some(ramp) => ramp.fill(positions, normals, &mut mesh.colors),
-                    None => biome_colours(&job.biome_ramps, samples, first, positions, normals)
-                        .for_each(|c| mesh.colors.push(c)),
+                    None => blend_biome_colours(
+                        &job.biome_ramps,
+                        samples,
+                        (first, positions, normals),
+                        &mut one_biome,
+                        &mut mesh.colors,
+                    ),
                 }
             }
             if job.creases {
@@ -447,31 +454,46 @@ impl Vectorised for GridRows<'_> {
     }
 }
 
-/// The vertex colours of the samples `first..` of `samples` at `positions` with `normals`
-/// (one grid row): each biome's colours (`ramps`, by biome), blended by its weight there.
-fn biome_colours<'a>(
-    ramps: &'a [ColourRamp],
-    samples: &'a crate::ground::GroundSamples,
-    first: usize,
-    positions: &'a [[f32; 3]],
-    normals: &'a [[f32; 3]],
-) -> impl Iterator<Item = [f32; 4]> + 'a {
-    let mut sums = vec![[0.0f32, 0.0, 0.0, 1.0]; positions.len()];
-    let mut colours = Vec::with_capacity(positions.len());
+/// Appends to `out` the vertex colours of one grid row: the samples `first..` of `samples`,
+/// at `positions` with `normals`. Each biome's colours (`ramps`, by biome) are blended by its
+/// weight there; `one_biome` holds one biome's colours in turn. Always inlined into the rows'
+/// kernel, so that it runs in its vectors.
+#[inline(always)]
+fn blend_biome_colours(
+    ramps: &[ColourRamp],
+    samples: &crate::ground::GroundSamples,
+    (first, positions, normals): (usize, &[[f32; 3]], &[[f32; 3]]),
+    one_biome: &mut Vec<[f32; 4]>,
+    out: &mut Vec<[f32; 4]>,
+) {
+    let start = out.len();
+    out.resize(start + positions.len(), [0.0, 0.0, 0.0, 1.0]);
+    let sums = &mut out[start..];
     for (biome, weights) in samples.biome_weights() {
         let Some(ramp) = ramps.get(biome) else {
             continue;
         };
-        colours.clear();
-        ramp.fill(positions, normals, &mut colours);
-        for (k, (sum, c)) in sums.iter_mut().zip(&colours).enumerate() {
-            let w = weights.map_or(1.0, |w| w.get(first + k).copied().unwrap_or(0.0));
+        one_biome.clear();
+        ramp.fill(positions, normals, one_biome);
+        let add = |sum: &mut [f32; 4], c: &[f32; 4], w: f32| {
             for (s, c) in sum.iter_mut().zip(c).take(3) {
                 *s += w * c;
             }
+        };
+        let colours = sums.iter_mut().zip(one_biome.iter());
+        match weights {
+            // The only biome: a weight of 1 everywhere.
+            None => colours.for_each(|(sum, c)| add(sum, c, 1.0)),
+            // A sample past the weights has none of this biome.
+            Some(weights) => {
+                let weights = weights.get(first..).unwrap_or_default().iter().copied();
+                let weights = weights.chain(std::iter::repeat(0.0));
+                colours
+                    .zip(weights)
+                    .for_each(|((sum, c), w)| add(sum, c, w));
+            }
         }
     }
-    sums.into_iter()
 }
 
 /// The grid vertices of a chunk's four edges, `n` per side: `z = 0`, `z = n − 1`, `x = 0`,
