@@ -10,8 +10,11 @@
 //! by the chunk's own weights), the 1.1× arm. The last 32 chunks stay alive, as in the
 //! `chunk` bench's groups. Release, one thread:
 //!
-//! `cargo bench -p bevy_perlin_terrain --no-default-features --bench biome_ratios [-- ROUNDS]`
+//! `cargo bench -p bevy_perlin_terrain --no-default-features --bench biome_ratios [-- ROUNDS] [--colours]`
 //! (30 rounds unless told; a round takes about a second).
+//!
+//! The chunks carry no vertex colours, as the plugin builds them for its terrain material;
+//! with `-- --colours` they do, as it builds them without it.
 //!
 //! With `-- --floor` it measures instead how close any design that computes each biome only
 //! where it weighs in could come to the target: per chunk, the mesh without noise (the
@@ -42,7 +45,8 @@ fn main() {
     let rounds = ratios::rounds(30);
     let world = preset("world");
     let tables = Arc::new(NoiseTables::from_seed(world.seed));
-    let (world_jobs, alone_jobs) = views::view_jobs(&world, &tables);
+    let colours = std::env::args().any(|a| a == "--colours");
+    let (world_jobs, alone_jobs) = views::view_jobs(&world, &tables, colours);
     if std::env::args().any(|a| a == "--floor") {
         floor(&world, &tables, &world_jobs);
         return;

@@ -351,7 +351,7 @@ fn biomes(c: &mut Criterion) {
     };
     // The chunks of a 10 km view around four viewers, every level: each against the recipe of
     // the biome strongest at its centre.
-    let (view_world, view_alone) = views::view_jobs(&world, &tables);
+    let (view_world, view_alone) = views::view_jobs(&world, &tables, false);
     let label = format!("{} chunks of 10 km views", view_world.len());
     for (arm, jobs) in [
         ("world", view_world),

@@ -85,13 +85,14 @@ pub fn ten_km_view(world: &TerrainConfig) -> TerrainConfig {
     }
 }
 
-/// The chunks of 10 km views of `world` around the four viewers, every level, without vertex
-/// colours (as the plugin builds chunks for its terrain material): as the world builds them,
-/// and each against the recipe (noise and height scale, no biomes) of the biome strongest at
-/// its centre.
+/// The chunks of 10 km views of `world` around the four viewers, every level: as the world
+/// builds them, and each against the recipe (noise and height scale, no biomes) of the biome
+/// strongest at its centre. With `colours`, the chunks carry vertex colours (as the plugin
+/// builds them without its terrain material); else none (as it builds them for it).
 pub fn view_jobs(
     world: &TerrainConfig,
     tables: &Arc<NoiseTables>,
+    colours: bool,
 ) -> (Vec<ChunkJob>, Vec<ChunkJob>) {
     let view = ten_km_view(world);
     let sampler = TerrainSampler::new(tables.clone(), &view);
@@ -105,7 +106,8 @@ pub fn view_jobs(
         biome_alone(&view, &sampler, centre)
     };
     let job = |config: &TerrainConfig, (c, lod): (IVec2, u8)| {
-        ChunkJob::new(tables.clone(), config, c, lod).without_colours()
+        let job = ChunkJob::new(tables.clone(), config, c, lod);
+        if colours { job } else { job.without_colours() }
     };
     (
         chunks.iter().map(|&chunk| job(&view, chunk)).collect(),
