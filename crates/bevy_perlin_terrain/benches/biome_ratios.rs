@@ -7,8 +7,11 @@
 //! arm's times; the figure is the median over the rounds of the world's sum ÷ the alone sum
 //! (with the quartiles beside it), and the same per level of detail and for the chunks inside
 //! one biome (those whose mesh shows one biome's look: no other weighs in anywhere over them,
-//! by the chunk's own weights), the issue's 1.1× arm. The last 32 chunks stay alive, as in the
-//! `chunk` bench's groups. Release, one thread:
+//! by the chunk's own weights), the issue's 1.1× arm; and again for those of them whose parent
+//! chunk shows one biome too, so that their morph targets blend no other (a chunk builds its
+//! parent level's grid for them, on that level's coarser weight lattice, where a border
+//! reaches farther). The last 32 chunks stay alive, as in the `chunk` bench's groups. Release,
+//! one thread:
 //!
 //! `cargo bench -p bevy_perlin_terrain --no-default-features --bench biome_ratios [-- ROUNDS] [--colours]`
 //! (30 rounds unless told; a round takes about a second).
@@ -32,6 +35,7 @@ mod support;
 mod views;
 
 use alive::Alive;
+use bevy::math::IVec2;
 use bevy_perlin_terrain::chunk::{ChunkJob, build_chunk_mesh};
 use bevy_perlin_terrain::perlin_core::{Fbm, NoiseTables};
 use bevy_perlin_terrain::{TerrainConfig, TerrainSampler};
@@ -51,6 +55,25 @@ fn main() {
         floor(&world, &tables, &world_jobs);
         return;
     }
+    // Per chunk, whether its morph targets are one biome's too: at the top level they are its
+    // own samples; below, its parent chunk's mesh shows one biome (the parent grid that a chunk
+    // builds for its morph targets uses its parent level's weight lattice, which is coarser).
+    let view = views::ten_km_view(&world);
+    let top = view.lod_layout().top();
+    let parent_one_biome: Vec<bool> = world_jobs
+        .iter()
+        .map(|job| {
+            job.lod() == top || {
+                let parent = ChunkJob::new(
+                    tables.clone(),
+                    &view,
+                    job.coord().div_euclid(IVec2::splat(2)),
+                    job.lod() + 1,
+                );
+                build_chunk_mesh(&parent.without_colours()).biomes.len() == 1
+            }
+        })
+        .collect();
     let mut alive = Alive::new();
     // The time of a chunk's build, and how many biomes its mesh shows.
     let mut build = |job: &ChunkJob| {
@@ -65,12 +88,14 @@ fn main() {
     let (mut ratios, mut world_sums, mut alone_sums) = (Vec::new(), Vec::new(), Vec::new());
     let mut level_ratios = vec![Vec::new(); levels];
     let mut inside_ratios = Vec::new();
+    let mut pure_parent_ratios = Vec::new();
     // Per chunk, whether it lies inside one biome (known after the warm-up round).
     let mut inside = vec![false; world_jobs.len()];
     for round in 0..rounds + 1 {
         // Per level, the world's and the alone arm's time; and the chunks inside one biome's.
         let mut sums = vec![(0.0, 0.0); levels];
         let mut inside_sum = (0.0, 0.0);
+        let mut pure_parent_sum = (0.0, 0.0);
         for (k, (world_job, alone_job)) in world_jobs.iter().zip(&alone_jobs).enumerate() {
             let ((world, biomes), (alone, _)) = if round % 2 == 0 {
                 let world = build(world_job);
@@ -87,6 +112,10 @@ fn main() {
             } else if inside[k] {
                 inside_sum.0 += world;
                 inside_sum.1 += alone;
+                if parent_one_biome[k] {
+                    pure_parent_sum.0 += world;
+                    pure_parent_sum.1 += alone;
+                }
             }
         }
         // Round 0 warms up.
@@ -100,6 +129,7 @@ fn main() {
                 ratios.push(w / a);
             }
             inside_ratios.push(inside_sum.0 / inside_sum.1);
+            pure_parent_ratios.push(pure_parent_sum.0 / pure_parent_sum.1);
         }
     }
     for values in [
@@ -107,6 +137,7 @@ fn main() {
         &mut world_sums,
         &mut alone_sums,
         &mut inside_ratios,
+        &mut pure_parent_ratios,
     ]
     .into_iter()
     .chain(level_ratios.iter_mut())
@@ -143,6 +174,17 @@ fn main() {
         quantile(&inside_ratios, 0.5),
         quantile(&inside_ratios, 0.25),
         quantile(&inside_ratios, 0.75),
+    );
+    println!(
+        "inside one biome, parent chunk too ({} chunks): median {:.3}, quartiles {:.3}–{:.3}",
+        inside
+            .iter()
+            .zip(&parent_one_biome)
+            .filter(|(i, p)| **i && **p)
+            .count(),
+        quantile(&pure_parent_ratios, 0.5),
+        quantile(&pure_parent_ratios, 0.25),
+        quantile(&pure_parent_ratios, 0.75),
     );
     println!(
         "world {:.1} ms, alone {:.1} ms a round (medians); world ÷ alone per round: median {:.3}, \
