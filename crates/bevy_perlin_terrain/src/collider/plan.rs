@@ -69,12 +69,15 @@ pub(crate) fn near_any(paths: &[[Vec3; 2]], coord: ChunkCoord, size: f32, reach:
 mod tests {
     use super::*;
 
+    /// The distance itself is `space::distance_to_square`'s (tested there); this is the chunk's
+    /// square: chunk `(1, -1)` of 32 m spans `x` 32 to 64 and `z` -32 to 0, corners included.
     #[test]
-    fn distance_to_a_chunk_is_zero_inside_and_euclidean_outside() {
+    fn a_chunk_is_the_square_from_its_coordinate_times_its_size() {
         let c = IVec2::new(1, -1);
-        assert_eq!(distance_to_chunk(Vec2::new(40.0, -10.0), c, 32.0), 0.0);
-        assert_eq!(distance_to_chunk(Vec2::new(70.0, -10.0), c, 32.0), 6.0);
-        assert_eq!(distance_to_chunk(Vec2::new(67.0, 4.0), c, 32.0), 5.0);
+        assert_eq!(distance_to_chunk(Vec2::new(32.0, -32.0), c, 32.0), 0.0);
+        assert_eq!(distance_to_chunk(Vec2::new(64.0, 0.0), c, 32.0), 0.0);
+        assert_eq!(distance_to_chunk(Vec2::new(29.0, -36.0), c, 32.0), 5.0);
+        assert_eq!(distance_to_chunk(Vec2::new(64.0, 2.0), c, 32.0), 2.0);
     }
 
     #[test]

@@ -258,3 +258,211 @@ impl TerrainConfig {
         out.text
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{FarColour, HeightBand, LayerTexture, SoftRange, parse_config};
+    use super::*;
+    use perlin_core::{BaseNoise, DomainWarp, Fade, FractalMode, Hashing, Interpolation};
+
+    const WORLD: &str = include_str!("../../../../assets/terrain/world.terrain.ron");
+
+    /// A config change and the field it makes.
+    type Edit = (&'static str, fn(&mut TerrainConfig));
+
+    /// One change for each field of each nested struct that `to_ron` writes. `TerrainConfig`'s
+    /// own fields are named in full in `write_fields`; these are the others.
+    const EDITS: &[Edit] = &[
+        ("noise.base", |c| c.noise.base = BaseNoise::Simplex),
+        ("noise.fade", |c| c.noise.fade = Fade::Hermite),
+        ("noise.interpolation", |c| {
+            c.noise.interpolation = Interpolation::Linear
+        }),
+        ("noise.hashing", |c| c.noise.hashing = Hashing::Table),
+        ("noise.octaves", |c| c.noise.octaves += 1),
+        ("noise.frequency", |c| c.noise.frequency *= 2.0),
+        ("noise.amplitude", |c| c.noise.amplitude *= 0.5),
+        ("noise.lacunarity", |c| c.noise.lacunarity = 2.5),
+        ("noise.persistence", |c| c.noise.persistence = 0.4),
+        ("noise.contrast", |c| c.noise.contrast = 1.25),
+        ("noise.noise_size", |c| c.noise.noise_size = -1.0),
+        ("noise.octave_shift", |c| c.noise.octave_shift = 12.5),
+        ("noise.mode", |c| c.noise.mode = FractalMode::Ridged),
+        ("noise.warp", |c| {
+            c.noise.warp = Some(DomainWarp {
+                amplitude: 30.0,
+                frequency: 0.002,
+            })
+        }),
+        ("noise.erosion.strength", |c| erosion(c).strength = 0.2),
+        ("noise.erosion.scale", |c| erosion(c).scale = 0.2),
+        ("noise.erosion.octaves", |c| erosion(c).octaves = 3),
+        ("noise.erosion.lacunarity", |c| erosion(c).lacunarity = 2.5),
+        ("noise.erosion.gain", |c| erosion(c).gain = 0.4),
+        ("noise.erosion.sharpness", |c| erosion(c).sharpness = 0.8),
+        ("noise.erosion.detail", |c| erosion(c).detail = 2.0),
+        ("noise.erosion.slope_onset", |c| {
+            erosion(c).slope_onset = 1.0
+        }),
+        ("noise.erosion.preserve", |c| erosion(c).preserve = 0.5),
+        ("colours.sea_bed", |c| c.colours.sea_bed = [0.1, 0.2, 0.3]),
+        ("colours.bands", |c| {
+            c.colours.bands.push(HeightBand {
+                up_to: 2.0e9,
+                colour: [0.5, 0.5, 0.5],
+                roughness: 0.7,
+                texture: Some(LayerTexture {
+                    albedo: "gravel".into(),
+                    normal: Some("gravel_normal".into()),
+                    size: 3.0,
+                }),
+            })
+        }),
+        ("colours.band_blend", |c| c.colours.band_blend = 3.0),
+        ("colours.rock", |c| c.colours.rock = [0.3, 0.3, 0.3]),
+        ("colours.rock_slope", |c| c.colours.rock_slope = 0.5),
+        ("colours.rock_blend", |c| c.colours.rock_blend *= 2.0),
+        ("colours.rock_roughness", |c| c.colours.rock_roughness = 0.5),
+        ("colours.rock_texture", |c| {
+            c.colours.rock_texture = texture("rock")
+        }),
+        ("colours.snow", |c| c.colours.snow = None),
+        ("colours.snow.colour", |c| snow(c).colour = [0.8, 0.8, 0.9]),
+        ("colours.snow.from", |c| snow(c).from = 321.0),
+        ("colours.snow.blend", |c| snow(c).blend = 20.0),
+        ("colours.snow.max_slope", |c| snow(c).max_slope = 0.5),
+        ("colours.snow.slope_blend", |c| snow(c).slope_blend = 0.2),
+        ("colours.snow.roughness", |c| snow(c).roughness = 0.3),
+        ("colours.snow.texture", |c| {
+            snow(c).texture = texture("snow")
+        }),
+        ("colours.edge_noise.height", |c| {
+            c.colours.edge_noise.height *= 2.0
+        }),
+        ("colours.edge_noise.slope", |c| {
+            c.colours.edge_noise.slope *= 0.5
+        }),
+        ("colours.edge_noise.size", |c| {
+            c.colours.edge_noise.size *= 2.0
+        }),
+        ("colours.creases", |c| c.colours.creases = 0.25),
+        ("colours.detail.strength", |c| {
+            c.colours.detail.strength *= 0.5
+        }),
+        ("colours.detail.size", |c| c.colours.detail.size *= 2.0),
+        ("colours.detail.fade_distance", |c| {
+            c.colours.detail.fade_distance *= 2.0
+        }),
+        ("colours.height_blend", |c| c.colours.height_blend = 0.25),
+        ("water", |c| c.water = None),
+        ("water.shallow", |c| water(c).shallow = [0.1, 0.4, 0.4]),
+        ("water.deep", |c| water(c).deep = [0.0, 0.1, 0.2]),
+        ("water.depth", |c| water(c).depth = 7.0),
+        ("water.foam", |c| water(c).foam = 0.25),
+        ("water.waves", |c| water(c).waves = 0.25),
+        ("water.sky", |c| water(c).sky = [0.5, 0.6, 0.7]),
+        ("collision.radius", |c| c.collision.radius = 40.0),
+        ("collision.resolution", |c| {
+            c.collision.resolution = Some(17)
+        }),
+        ("climate.scale", |c| c.climate.scale = 5000.0),
+        ("climate.continent_scale", |c| {
+            c.climate.continent_scale = 9000.0
+        }),
+        ("climate.blend", |c| c.climate.blend = 250.0),
+        ("biomes[0].name", |c| c.biomes[0].name = "ocean".into()),
+        ("biomes[0].noise", |c| c.biomes[0].noise.octaves += 1),
+        ("biomes[0].height_scale", |c| {
+            c.biomes[0].height_scale = 30.0
+        }),
+        ("biomes[0].height_offset", |c| {
+            c.biomes[0].height_offset = -50.0
+        }),
+        ("biomes[0].colours", |c| {
+            c.biomes[0].colours = Some(TerrainColours {
+                band_blend: 3.0,
+                ..TerrainColours::default()
+            })
+        }),
+        ("biomes[0].water", |c| c.biomes[0].water = None),
+        ("scatter[0].name", |c| c.scatter[0].name = "pines".into()),
+        ("scatter[0].density", |c| c.scatter[0].density = 90.0),
+        ("scatter[0].spacing", |c| c.scatter[0].spacing = 5.0),
+        ("scatter[0].height", |c| {
+            c.scatter[0].height = SoftRange {
+                min: 5.0,
+                max: 300.0,
+                fade: 5.0,
+            }
+        }),
+        ("scatter[0].slope", |c| c.scatter[0].slope.max = 0.3),
+        ("scatter[0].creases", |c| {
+            c.scatter[0].creases = Some(SoftRange {
+                min: 0.0,
+                max: 0.5,
+                fade: 0.1,
+            })
+        }),
+        ("scatter[0].scale", |c| c.scatter[0].scale = (0.5, 2.0)),
+        ("scatter[0].rotation", |c| c.scatter[0].rotation = 90.0),
+        ("scatter[0].tilt", |c| c.scatter[0].tilt = 8.0),
+        ("scatter[0].align_to_normal", |c| {
+            c.scatter[0].align_to_normal = !c.scatter[0].align_to_normal
+        }),
+        ("scatter[0].sink", |c| c.scatter[0].sink = 0.5),
+        ("scatter[0].view_distance", |c| {
+            c.scatter[0].view_distance = 500.0
+        }),
+        ("scatter[0].far_colour", |c| {
+            c.scatter[0].far_colour = Some(FarColour {
+                colour: [0.1, 0.2, 0.1],
+                cover: 0.5,
+            })
+        }),
+        ("scatter[0].biomes", |c| {
+            c.scatter[0].biomes.push("plains".into())
+        }),
+    ];
+
+    /// An image named `albedo`, 6 m a repeat.
+    fn texture(albedo: &str) -> Option<LayerTexture> {
+        Some(LayerTexture {
+            albedo: albedo.into(),
+            normal: None,
+            size: 6.0,
+        })
+    }
+
+    fn erosion(c: &mut TerrainConfig) -> &mut Erosion {
+        c.noise.erosion.get_or_insert_default()
+    }
+
+    fn snow(c: &mut TerrainConfig) -> &mut Snow {
+        c.colours.snow.get_or_insert_default()
+    }
+
+    fn water(c: &mut TerrainConfig) -> &mut Water {
+        c.water.get_or_insert_default()
+    }
+
+    /// Each field of each nested struct, changed alone in the world preset, is written and read
+    /// back: a field left out of its struct's `fields!` list would come back as the default.
+    #[test]
+    fn each_nested_field_changed_alone_reads_back() {
+        let world = parse_config("world.terrain.ron", WORLD.as_bytes()).expect("the preset");
+        let saved = parse_config("saved.terrain.ron", world.to_ron().as_bytes());
+        assert!(
+            saved.is_ok_and(|c| c == world),
+            "the preset itself does not read back"
+        );
+        for (field, edit) in EDITS {
+            let mut config = world.clone();
+            edit(&mut config);
+            assert!(config != world, "{field}: the change changes nothing");
+            let text = config.to_ron();
+            let again = parse_config("saved.terrain.ron", text.as_bytes())
+                .unwrap_or_else(|e| panic!("{field}: {e}\n{text}"));
+            assert!(again == config, "{field} did not read back:\n{text}");
+        }
+    }
+}

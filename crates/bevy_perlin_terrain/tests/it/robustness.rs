@@ -93,7 +93,7 @@ fn reflection_shows_no_state_that_an_edit_would_put_out_of_step() {
 
 #[test]
 fn a_viewer_that_is_nowhere_is_ignored_and_never_replans() {
-    let (mut app, viewer) = app(small_config(), Vec3::new(0.0, 80.0, 0.0));
+    let (mut app, _) = app(small_config(), Vec3::new(0.0, 80.0, 0.0));
     let stray = app
         .world_mut()
         .spawn((TerrainViewer, Transform::from_xyz(500.0, 80.0, 0.0)))
@@ -115,7 +115,6 @@ fn a_viewer_that_is_nowhere_is_ignored_and_never_replans() {
         tick,
         "replanned for a viewer that is nowhere"
     );
-    let _ = viewer;
 }
 
 #[test]

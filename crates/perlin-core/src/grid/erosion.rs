@@ -440,7 +440,7 @@ fn stripe_at<S: Simd>(
         };
         blend(s, k, frac, &source)
     };
-    finish_stripe(s, k, w_sum, c_sum, s_sum, sums)
+    finish_stripe(k, w_sum, c_sum, s_sum, sums)
 }
 
 /// Where a block of lanes finds its cells' `[ξx, ξy, tx, ty]`. A trait, not a closure: closures
@@ -557,14 +557,12 @@ fn bell<S: Simd>(k: &Constants<S>, t: S::F) -> (S::F, S::F) {
 /// `Ĉ`, `Ŝ` and their gradients from a blend's sums (see [`crate::erosion`]).
 #[inline(always)]
 fn finish_stripe<S: Simd>(
-    s: S,
     k: &Constants<S>,
     w_sum: S::F,
     c_sum: S::F,
     s_sum: S::F,
     [bw, bc, bs, st, ct]: Sums<S::F>,
 ) -> Stripe<S::F> {
-    let _ = s;
     let inverse = k.one / w_sum;
     let (c, sn) = (c_sum * inverse, s_sum * inverse);
     // ∇C, ∇S in cell units.
