@@ -371,6 +371,29 @@ mod tests {
         }),
         ("climate.blend", |c| c.climate.blend = 250.0),
         ("biomes[0].name", |c| c.biomes[0].name = "ocean".into()),
+        // The climate ranges still tile climate space: a shared edge moves for both sides.
+        ("biomes[..].temperature", |c| {
+            for b in &mut c.biomes {
+                for edge in [&mut b.temperature.0, &mut b.temperature.1] {
+                    if *edge == 0.35 {
+                        *edge = 0.3;
+                    }
+                }
+            }
+        }),
+        ("biomes[..].moisture", |c| {
+            for b in &mut c.biomes {
+                for edge in [&mut b.moisture.0, &mut b.moisture.1] {
+                    if *edge == 0.0 {
+                        *edge = 0.1;
+                    }
+                }
+            }
+        }),
+        ("biomes[0..2].continentalness", |c| {
+            c.biomes[0].continentalness.1 = -0.55;
+            c.biomes[1].continentalness.0 = -0.55;
+        }),
         ("biomes[0].noise", |c| c.biomes[0].noise.octaves += 1),
         ("biomes[0].height_scale", |c| {
             c.biomes[0].height_scale = 30.0
