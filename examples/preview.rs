@@ -1,4 +1,4 @@
-//! A top view of a terrain config: hill-shaded, colour-banded, water where the ground is below
+//! A top view of a terrain config: hill-shaded, color-banded, water where the ground is below
 //! sea level. For tuning noise without flying.
 //!
 //! ```sh
@@ -8,7 +8,7 @@
 //!
 //! `pixels` is the image side (default 768), `metres` the side of the square shown, centred on
 //! the world origin (default 4096). A config with biomes gets its biome map beside the top view:
-//! each biome a colour (listed on the terminal), mixed by the biomes' weights across borders. `--compare-erosion` draws the config twice side by side, on
+//! each biome a color (listed on the terminal), mixed by the biomes' weights across borders. `--compare-erosion` draws the config twice side by side, on
 //! the left without the erosion filter and on the right with it (the config's own, or the
 //! defaults if it has none), to see what the filter does.
 
@@ -112,8 +112,8 @@ fn side_by_side(left: &[u8], right: &[u8], pixels: usize) -> Vec<u8> {
         .collect()
 }
 
-/// One colour per biome (sRGB), in the config's order.
-const BIOME_COLOURS: [([u8; 3], &str); 16] = [
+/// One color per biome (sRGB), in the config's order.
+const BIOME_COLORS: [([u8; 3], &str); 16] = [
     ([40, 90, 170], "blue"),
     ([230, 210, 140], "sand"),
     ([150, 200, 90], "light green"),
@@ -133,7 +133,7 @@ const BIOME_COLOURS: [([u8; 3], &str); 16] = [
 ];
 
 /// The biome map of the `metres` square around the origin, `pixels` a side: each pixel the
-/// biomes' colours mixed by their weights there; and the legend.
+/// biomes' colors mixed by their weights there; and the legend.
 fn biome_map(
     config: &TerrainConfig,
     sampler: &TerrainSampler,
@@ -141,13 +141,13 @@ fn biome_map(
     pixels: usize,
 ) -> (Vec<u8>, String) {
     let step = metres / pixels as f64;
-    let colour_of = |name: &str| {
+    let color_of = |name: &str| {
         let k = config
             .biomes
             .iter()
             .position(|b| b.name == name)
             .unwrap_or(0);
-        BIOME_COLOURS[k % BIOME_COLOURS.len()].0
+        BIOME_COLORS[k % BIOME_COLORS.len()].0
     };
     let mut rgb = Vec::with_capacity(3 * pixels * pixels);
     for j in 0..pixels {
@@ -158,15 +158,15 @@ fn biome_map(
             );
             let mut c = [0.0f32; 3];
             for (name, w) in sampler.biome_weights(x, z) {
-                for (c, v) in c.iter_mut().zip(colour_of(name)) {
+                for (c, v) in c.iter_mut().zip(color_of(name)) {
                     *c += w * v as f32;
                 }
             }
             rgb.extend(c.map(|v| v.round().clamp(0.0, 255.0) as u8));
         }
     }
-    let legend = (config.biomes.iter().zip(BIOME_COLOURS.iter().cycle()))
-        .map(|(b, (_, colour))| format!("{} {colour}", b.name))
+    let legend = (config.biomes.iter().zip(BIOME_COLORS.iter().cycle()))
+        .map(|(b, (_, color))| format!("{} {color}", b.name))
         .collect::<Vec<_>>()
         .join(", ");
     (rgb, legend)

@@ -50,9 +50,9 @@ fn textured_config() -> TerrainConfig {
             size,
         })
     };
-    let colours = &mut config.colours;
-    // White layer colours: the images carry the colour.
-    colours.bands = vec![
+    let colors = &mut config.colors;
+    // White layer colors: the images carry the color.
+    colors.bands = vec![
         HeightBand {
             texture: texture("sand", 3.0),
             ..HeightBand::new(3.0, [1.0, 1.0, 1.0])
@@ -62,10 +62,10 @@ fn textured_config() -> TerrainConfig {
             ..HeightBand::new(1.0e9, [1.0, 1.0, 1.0])
         },
     ];
-    colours.rock = [1.0, 1.0, 1.0];
-    colours.rock_texture = texture("rock", 6.0);
-    colours.rock_slope = 0.3;
-    colours.height_blend = 0.8;
+    colors.rock = [1.0, 1.0, 1.0];
+    colors.rock_texture = texture("rock", 6.0);
+    colors.rock_slope = 0.3;
+    colors.height_blend = 0.8;
     config
 }
 
@@ -89,13 +89,13 @@ fn make_textures(mut images: ResMut<Assets<Image>>, mut textures: ResMut<Terrain
     }
 }
 
-/// How one generated surface looks: two colours mixed by a noise, and a height field.
+/// How one generated surface looks: two colors mixed by a noise, and a height field.
 struct Surface {
     light: [f32; 3],
     dark: [f32; 3],
-    /// Lattice cells across the image, of the height field and of the colour.
+    /// Lattice cells across the image, of the height field and of the color.
     cells: f64,
-    colour_cells: f64,
+    color_cells: f64,
     octaves: u32,
     /// Ridged height (cracked rock) instead of smooth.
     ridged: bool,
@@ -104,12 +104,12 @@ struct Surface {
 }
 
 impl Surface {
-    // sRGB colours.
+    // sRGB colors.
     const SAND: Self = Self {
         light: [0.86, 0.76, 0.55],
         dark: [0.70, 0.58, 0.38],
         cells: 24.0,
-        colour_cells: 6.0,
+        color_cells: 6.0,
         octaves: 3,
         ridged: false,
         bumpiness: 2.0,
@@ -118,7 +118,7 @@ impl Surface {
         light: [0.38, 0.52, 0.16],
         dark: [0.20, 0.34, 0.08],
         cells: 40.0,
-        colour_cells: 14.0,
+        color_cells: 14.0,
         octaves: 4,
         ridged: false,
         bumpiness: 5.0,
@@ -127,7 +127,7 @@ impl Surface {
         light: [0.58, 0.55, 0.50],
         dark: [0.30, 0.28, 0.26],
         cells: 6.0,
-        colour_cells: 3.0,
+        color_cells: 3.0,
         octaves: 5,
         ridged: true,
         bumpiness: 10.0,
@@ -146,9 +146,9 @@ impl Surface {
         normalise(field.into_iter().map(shape).collect())
     }
 
-    /// sRGB RGBA8: the colour (darker in the hollows), the height in alpha.
+    /// sRGB RGBA8: the color (darker in the hollows), the height in alpha.
     fn albedo(&self, tables: &NoiseTables, height: &[f32]) -> Vec<[u8; 4]> {
-        let tint = normalise(tileable(tables, self.colour_cells, 3, 17.0));
+        let tint = normalise(tileable(tables, self.color_cells, 3, 17.0));
         height
             .iter()
             .zip(tint)

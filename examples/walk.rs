@@ -118,7 +118,7 @@ fn setup(
         // Moved by move-and-slide only, not by the integrator.
         CustomPositionIntegration,
         Collider::capsule(RADIUS, LENGTH),
-        TerrainCollider,
+        TerrainColliderAnchor,
         Mesh3d(meshes.add(Capsule3d::new(RADIUS, LENGTH))),
         MeshMaterial3d(materials.add(Color::srgb(0.85, 0.3, 0.2))),
         Transform::from_xyz(0.0, 0.0, 0.0),
@@ -335,7 +335,7 @@ fn drop_balls(
             Friction::new(0.7),
             Restitution::new(0.3),
             AngularDamping(0.4),
-            TerrainCollider,
+            TerrainColliderAnchor,
             Mesh3d(balls.mesh.clone()),
             MeshMaterial3d(balls.materials[k % balls.materials.len()].clone()),
             Transform::from_xyz(p.x, ground + 6.0 + (k % 7) as f32 * 0.6, p.z),

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fails unless a PNG shows terrain: not one flat colour, with sky and ground both present.
+"""Fails unless a PNG shows terrain: not one flat color, with sky and ground both present.
 
 Pure standard library (a small PNG decoder), so CI needs nothing but Python.
 usage: check_screenshot.py FILE.png [...]
@@ -24,10 +24,10 @@ def decode(path):
         elif kind == b"IDAT":
             idat += body
         pos += 12 + length
-    width, height, depth, colour, _, _, interlace = header
-    channels = {2: 3, 6: 4}.get(colour)
+    width, height, depth, color, _, _, interlace = header
+    channels = {2: 3, 6: 4}.get(color)
     if depth != 8 or channels is None or interlace:
-        raise ValueError(f"unsupported PNG (depth {depth}, colour type {colour}, interlace {interlace})")
+        raise ValueError(f"unsupported PNG (depth {depth}, color type {color}, interlace {interlace})")
     raw = zlib.decompress(idat)
     stride = width * channels
     rows, previous = [], bytearray(stride)
@@ -60,10 +60,10 @@ def check(path):
     lum = [0.2126 * r + 0.7152 * g + 0.0722 * b for r, g, b in pixels]
     mean = sum(lum) / n
     spread = (sum((l - mean) ** 2 for l in lum) / n) ** 0.5
-    colours = len({(r >> 3, g >> 3, b >> 3) for r, g, b in pixels})
-    # Sky is the commonest sky-blue colour of the picture's top quarter, when it covers a fifth
+    colors = len({(r >> 3, g >> 3, b >> 3) for r, g, b in pixels})
+    # Sky is the commonest sky-blue color of the picture's top quarter, when it covers a fifth
     # of the quarter at least, and whatever is within a few levels of it; everything else (hazy
-    # hills and lakes included) is ground. A camera facing a hillside has no such colour up there
+    # hills and lakes included) is ground. A camera facing a hillside has no such color up there
     # (a lake in the corner is not enough), so no sky.
     blue = lambda p: p[2] > 110 and p[2] > p[0] + 25 and p[2] >= p[1]
     upper = [p for row in rows[:height // 4:2] for p in row[::2]]
@@ -75,9 +75,9 @@ def check(path):
         if sum(1 for p in upper if near(p)) >= len(upper) / 5:
             sky = sum(1 for p in pixels if near(p)) / n
     ground = 1.0 - sky
-    report = (f"{path}: {width}x{height}, luminance spread {spread:.1f}, {colours} colours, "
+    report = (f"{path}: {width}x{height}, luminance spread {spread:.1f}, {colors} colors, "
               f"sky {sky:.0%}, ground {ground:.0%}")
-    ok = spread > 10 and colours > 40 and sky > 0.03 and ground > 0.10
+    ok = spread > 10 and colors > 40 and sky > 0.03 and ground > 0.10
     print(("ok   " if ok else "FAIL ") + report)
     return ok
 

@@ -12,7 +12,7 @@
 //! Screenshot mode: `TERRAIN_SCREENSHOT=out.png` (and optionally `TERRAIN_PRESET=alps`) flies a
 //! short scripted path (240 m in 30 frames, the same in every run), waits until the chunks in
 //! view are meshed, saves the window to `out.png` and exits 0; it exits 1 if no terrain chunk appeared within its time limit.
-//! `TERRAIN_LOOK=vertex-colours` shades the terrain with the vertex-colour fallback.
+//! `TERRAIN_LOOK=vertex-colors` shades the terrain with the vertex-color fallback.
 //! `TERRAIN_SHOT=closeup` lands the camera 2 m above the ground at the end of the path first,
 //! looking downhill; `TERRAIN_SHOT=horizon` lifts it 900 m and looks at the horizon;
 //! `TERRAIN_SHOT=stamps` levels a site (trees cleared) and blows a crater ahead of the camera and
@@ -31,7 +31,7 @@
 //! shows the ground around the camera. `TERRAIN_SHOT=panel` takes the screenshot with it open.
 //!
 //! The presets' scatter layers (`trees`, `rocks`, `grass`, `shrubs`) are drawn with meshes made
-//! here from Bevy primitives, registered in [`ScatterLooks`]; G hides or shows them.
+//! here from Bevy primitives, registered in [`ScatterVisuals`]; G hides or shows them.
 
 use bevy::app::ScheduleRunnerPlugin;
 use bevy::camera::Hdr;
@@ -72,10 +72,10 @@ fn main() -> AppExit {
         .ok()
         .and_then(|name| PRESETS.iter().position(|p| *p == name))
         .unwrap_or(0);
-    // `TERRAIN_LOOK=vertex-colours`: the cheap fallback look instead of the terrain material.
+    // `TERRAIN_LOOK=vertex-colors`: the cheap fallback look instead of the terrain material.
     let look = match std::env::var("TERRAIN_LOOK").as_deref() {
-        Ok("vertex-colours") => TerrainLook::VertexColours,
-        _ => TerrainLook::Material,
+        Ok("vertex-colors") => TerrainRenderMode::VertexColors,
+        _ => TerrainRenderMode::Material,
     };
     let frame_times = frames::output_path();
     let window = if frame_times.is_some() {
@@ -108,7 +108,7 @@ fn main() -> AppExit {
         defaults,
         FreeCameraPlugin,
         FrameTimeDiagnosticsPlugin::default(),
-        PerlinTerrainPlugin::from_asset(preset_path(preset)).with_look(look),
+        PerlinTerrainPlugin::from_asset(preset_path(preset)).with_render_mode(look),
         panel::PanelPlugin {
             open: std::env::var("TERRAIN_SHOT").is_ok_and(|s| s == "panel"),
         },
@@ -153,7 +153,7 @@ fn main() -> AppExit {
 fn setup(mut commands: Commands, screenshot: Option<Res<ScreenshotRun>>) {
     let mut camera = commands.spawn((
         Camera3d::default(),
-        // Tonemap the clear colour too, so fully fogged ground matches the sky behind it.
+        // Tonemap the clear color too, so fully fogged ground matches the sky behind it.
         Hdr,
         Transform::from_xyz(0.0, 400.0, 0.0).looking_to(Vec3::new(0.3, -0.32, -1.0), Vec3::Y),
         FreeCamera {
@@ -279,7 +279,7 @@ fn toggle_scatter(
 }
 
 /// Atmospheric haze for a view `view` metres deep: ground keeps 5 % of its contrast at three
-/// quarters of the view distance and fades into the sky before the terrain ends, the colours of
+/// quarters of the view distance and fades into the sky before the terrain ends, the colors of
 /// scattered light and of the dimming sunlight apart, so far ranges turn blue first.
 fn haze(view: f32) -> FogFalloff {
     FogFalloff::from_visibility_colors(
@@ -480,7 +480,7 @@ fn fly_script(
             // higher of the two sides.
             let look = |name: &str| {
                 let biomes = active.as_ref().map(|a| &a.config().biomes);
-                biomes.and_then(|b| b.iter().find(|b| b.name == name).map(|b| b.colours.clone()))
+                biomes.and_then(|b| b.iter().find(|b| b.name == name).map(|b| b.colors.clone()))
             };
             let biome = |p: Vec3| sampler.biome(p.x as f64, p.z as f64).map(str::to_owned);
             let start = camera.translation;

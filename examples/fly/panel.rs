@@ -18,7 +18,7 @@ use bevy_perlin_terrain::perlin_core::{
     BaseNoise, DomainWarp, Erosion, Fade, Fbm, FractalMode, Hashing, Interpolation,
 };
 use bevy_perlin_terrain::prelude::*;
-use bevy_perlin_terrain::{HeightBand, ScatterLayer, Snow, SoftRange, TerrainColours, Water};
+use bevy_perlin_terrain::{HeightBand, ScatterLayer, Snow, SoftRange, TerrainColors, Water};
 use std::ops::RangeInclusive;
 
 /// Where presets live, and where the panel saves: `assets/terrain/` under the asset root Bevy
@@ -211,8 +211,8 @@ fn choose<T: PartialEq + Copy + std::fmt::Debug>(
         });
 }
 
-/// A colour (linear RGB), written back only when the picker changes it.
-fn colour(ui: &mut Ui, label: &str, c: &mut [f32; 3]) {
+/// A color (linear RGB), written back only when the picker changes it.
+fn color(ui: &mut Ui, label: &str, c: &mut [f32; 3]) {
     ui.horizontal(|ui| {
         let mut edit = *c;
         if ui.color_edit_button_rgb(&mut edit).changed() {
@@ -260,7 +260,7 @@ fn draw(mut contexts: EguiContexts, mut panel: ResMut<Panel>) -> Result {
                 .show(ui, |ui| noise(ui, d));
             ui.collapsing("Heights and chunks", |ui| heights(ui, d));
             ui.collapsing("Streaming", |ui| streaming(ui, d));
-            ui.collapsing("Colours", |ui| colours(ui, &mut d.colours));
+            ui.collapsing("Colors", |ui| colors(ui, &mut d.colors));
             ui.collapsing("Water", |ui| water(ui, &mut d.water));
             ui.collapsing("Collision", |ui| {
                 ui.add(slider(&mut d.collision.radius, 0.0..=256.0, "radius"));
@@ -279,7 +279,7 @@ fn draw(mut contexts: EguiContexts, mut panel: ResMut<Panel>) -> Result {
     Ok(())
 }
 
-/// The climate and the biomes: each biome's climate ranges, heights, noise, and its own colours
+/// The climate and the biomes: each biome's climate ranges, heights, noise, and its own colors
 /// and sea if it has them. A draft whose
 /// ranges overlap or leave a gap is refused with the field named (shown above), and the
 /// terrain stays as it was.
@@ -296,7 +296,7 @@ fn biomes(ui: &mut Ui, d: &mut TerrainConfig) {
     );
     let widest = 0.25 * c.scale.min(c.continent_scale);
     ui.add(slider(&mut c.blend, 1.0..=widest, "blend (m)").logarithmic(true));
-    let (look, sea) = (d.colours.clone(), d.water.clone().unwrap_or_default());
+    let (look, sea) = (d.colors.clone(), d.water.clone().unwrap_or_default());
     let mut remove = None;
     for (i, b) in d.biomes.iter_mut().enumerate() {
         ui.push_id(("biome", i), |ui| {
@@ -320,14 +320,14 @@ fn biomes(ui: &mut Ui, d: &mut TerrainConfig) {
                 ));
                 ui.collapsing("noise", |ui| fbm(ui, &mut b.noise));
                 // Its own look and sea, starting from the config's.
-                let mut own = b.colours.is_some();
-                ui.checkbox(&mut own, "own colours");
+                let mut own = b.colors.is_some();
+                ui.checkbox(&mut own, "own colors");
                 match own {
                     true => {
-                        let look = b.colours.get_or_insert_with(|| look.clone());
-                        ui.collapsing("colours", |ui| colours(ui, look));
+                        let look = b.colors.get_or_insert_with(|| look.clone());
+                        ui.collapsing("colors", |ui| colors(ui, look));
                     }
-                    false => b.colours = None,
+                    false => b.colors = None,
                 }
                 let mut own = b.water.is_some();
                 ui.checkbox(&mut own, "own sea");
@@ -535,14 +535,14 @@ fn streaming(ui: &mut Ui, d: &mut TerrainConfig) {
     ));
 }
 
-fn colours(ui: &mut Ui, c: &mut TerrainColours) {
-    colour(ui, "sea bed", &mut c.sea_bed);
+fn colors(ui: &mut Ui, c: &mut TerrainColors) {
+    color(ui, "sea bed", &mut c.sea_bed);
     let mut remove = None;
     let mut low = f32::NEG_INFINITY;
     for (i, band) in c.bands.iter_mut().enumerate() {
         ui.push_id(i, |ui| {
             ui.horizontal(|ui| {
-                colour(ui, &format!("band {}", i + 1), &mut band.colour);
+                color(ui, &format!("band {}", i + 1), &mut band.color);
                 if ui.small_button("−").clicked() {
                     remove = Some(i);
                 }
@@ -566,7 +566,7 @@ fn colours(ui: &mut Ui, c: &mut TerrainColours) {
         c.bands.push(HeightBand::new(top, [0.3, 0.3, 0.3]));
     }
     ui.add(slider(&mut c.band_blend, 0.0..=100.0, "band blend (m)"));
-    colour(ui, "rock", &mut c.rock);
+    color(ui, "rock", &mut c.rock);
     ui.add(slider(&mut c.rock_slope, 0.0..=1.0, "rock slope"));
     ui.add(slider(&mut c.rock_blend, 0.0..=1.0, "rock blend"));
     ui.add(slider(&mut c.rock_roughness, 0.0..=1.0, "rock roughness"));
@@ -574,7 +574,7 @@ fn colours(ui: &mut Ui, c: &mut TerrainColours) {
     ui.checkbox(&mut snowy, "snow");
     if snowy {
         let s = c.snow.get_or_insert(Snow::default());
-        colour(ui, "snow", &mut s.colour);
+        color(ui, "snow", &mut s.color);
         ui.add(slider(&mut s.from, -500.0..=3000.0, "from (m)"));
         ui.add(slider(&mut s.blend, 0.0..=200.0, "blend (m)"));
         ui.add(slider(&mut s.max_slope, 0.0..=1.0, "max slope"));
@@ -599,12 +599,12 @@ fn colours(ui: &mut Ui, c: &mut TerrainColours) {
         "edge noise size (m)",
     ));
     ui.add(slider(&mut c.creases, 0.0..=1.0, "creases"));
-    ui.add(slider(&mut c.detail.strength, 0.0..=1.0, "detail strength"));
-    ui.add(slider(&mut c.detail.size, 0.05..=10.0, "detail size (m)"));
+    ui.add(slider(&mut c.grain.strength, 0.0..=1.0, "grain strength"));
+    ui.add(slider(&mut c.grain.size, 0.05..=10.0, "grain size (m)"));
     ui.add(slider(
-        &mut c.detail.fade_distance,
+        &mut c.grain.fade_distance,
         1.0..=1000.0,
-        "detail fade (m)",
+        "grain fade (m)",
     ));
     ui.add(slider(&mut c.height_blend, 0.0..=1.0, "height blend"));
     ui.label("Texture layers are named images: edit them in the .terrain.ron.");
@@ -622,13 +622,13 @@ fn water(ui: &mut Ui, w: &mut Option<Water>) {
 
 /// The look of a sea: the config's, or a biome's own.
 fn water_look(ui: &mut Ui, w: &mut Water) {
-    colour(ui, "shallow", &mut w.shallow);
-    colour(ui, "deep", &mut w.deep);
-    colour(ui, "sky", &mut w.sky);
+    color(ui, "shallow", &mut w.shallow);
+    color(ui, "deep", &mut w.deep);
+    color(ui, "sky", &mut w.sky);
     ui.add(slider(
         &mut w.depth,
         0.01..=200.0,
-        "depth of full colour (m)",
+        "depth of full color (m)",
     ));
     ui.add(slider(&mut w.foam, 0.0..=10.0, "foam (m)"));
     ui.add(slider(&mut w.waves, 0.0..=1.0, "waves"));
@@ -683,14 +683,14 @@ fn scatter(ui: &mut Ui, d: &mut TerrainConfig) {
                         }
                     }
                 }
-                let mut far = l.far_colour.is_some();
-                ui.checkbox(&mut far, "colour beyond its view distance");
+                let mut far = l.far_color.is_some();
+                ui.checkbox(&mut far, "color beyond its view distance");
                 if far {
-                    let f = l.far_colour.get_or_insert_default();
-                    colour(ui, "far colour", &mut f.colour);
+                    let f = l.far_color.get_or_insert_default();
+                    color(ui, "far color", &mut f.color);
                     ui.add(slider(&mut f.cover, 0.0..=1.0, "far cover"));
                 } else {
-                    l.far_colour = None;
+                    l.far_color = None;
                 }
                 if ui.small_button("remove layer").clicked() {
                     remove = Some(i);

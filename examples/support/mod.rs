@@ -42,7 +42,7 @@ pub fn sun(first_cascade_far_bound: f32, maximum_distance: f32) -> impl Bundle {
 
 /// A top view of `config`'s ground (whose sampler is `sampler`): `pixels`² RGB bytes (sRGB)
 /// covering `metres` square centred on `centre` (`x`, `z`), hill-shaded (light from the
-/// north-west), coloured by the vertex-colour ramp, water blue below the sea; and the lowest
+/// north-west), colored by the vertex-color ramp, water blue below the sea; and the lowest
 /// and highest heights. `None` if the samples do not fit in memory. The preview tool's image
 /// and the settings panel's minimap.
 pub fn top_view(
@@ -60,16 +60,16 @@ pub fn top_view(
     if !sampler.sample_grid(origin, step, [pixels, pixels], &mut heights, &mut normals) {
         return None;
     }
-    use bevy_perlin_terrain::chunk::ColourRamp;
-    let plain = ColourRamp::new(&config.colours, config.sea_level);
-    // Each biome's colours, blended by its weight, when some biome has a look of its own.
-    let looks: Vec<(&str, ColourRamp)> = if config.biomes.iter().any(|b| b.colours.is_some()) {
+    use bevy_perlin_terrain::chunk::ColorRamp;
+    let plain = ColorRamp::new(&config.colors, config.sea_level);
+    // Each biome's colors, blended by its weight, when some biome has a look of its own.
+    let looks: Vec<(&str, ColorRamp)> = if config.biomes.iter().any(|b| b.colors.is_some()) {
         config
             .biomes
             .iter()
             .map(|b| {
-                let colours = b.colours.as_ref().unwrap_or(&config.colours);
-                (b.name.as_str(), ColourRamp::new(colours, config.sea_level))
+                let colors = b.colors.as_ref().unwrap_or(&config.colors);
+                (b.name.as_str(), ColorRamp::new(colors, config.sea_level))
             })
             .collect()
     } else {
@@ -78,7 +78,7 @@ pub fn top_view(
     let mut rgb = Vec::with_capacity(pixels * pixels * 3);
     for (k, (&h, &n)) in heights.iter().zip(&normals).enumerate() {
         let ground = if looks.is_empty() {
-            Vec3::from_slice(&plain.colour(h, n)[..3])
+            Vec3::from_slice(&plain.color(h, n)[..3])
         } else {
             let x = origin[0] + (k % pixels) as f64 * step;
             let z = origin[1] + (k / pixels) as f64 * step;
@@ -88,7 +88,7 @@ pub fn top_view(
                     .iter()
                     .find(|(b, _)| b == name)
                     .map_or(0.0, |(_, w)| *w);
-                sum + w * Vec3::from_slice(&ramp.colour(h, n)[..3])
+                sum + w * Vec3::from_slice(&ramp.color(h, n)[..3])
             })
         };
         let shade = 0.35 + 0.65 * n.dot(SUN.normalize()).max(0.0);
@@ -411,18 +411,18 @@ fn take_screenshot(
     }
 }
 
-/// The looks of the presets' scatter layers, from Bevy primitives with vertex colours: one
+/// The looks of the presets' scatter layers, from Bevy primitives with vertex colors: one
 /// mesh and one material per layer, so each layer draws in batches.
 pub fn scatter_looks(
-    mut looks: ResMut<ScatterLooks>,
+    mut looks: ResMut<ScatterVisuals>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<StandardMaterial>>,
 ) {
-    /// `mesh` painted `colour` (linear RGB) and moved by `offset`.
-    fn painted(mesh: impl Into<Mesh>, colour: [f32; 3], offset: Vec3) -> Mesh {
+    /// `mesh` painted `color` (linear RGB) and moved by `offset`.
+    fn painted(mesh: impl Into<Mesh>, color: [f32; 3], offset: Vec3) -> Mesh {
         let mesh: Mesh = mesh.into();
         let n = mesh.count_vertices();
-        let [r, g, b] = colour;
+        let [r, g, b] = color;
         mesh.translated_by(offset)
             .with_inserted_attribute(Mesh::ATTRIBUTE_COLOR, vec![[r, g, b, 1.0]; n])
     }

@@ -99,7 +99,7 @@ fn no_preset_repeats_within_ten_thousand_kilometres() {
 }
 
 #[test]
-fn the_default_sees_ten_kilometres_and_the_alps_thirty_and_far_forests_keep_their_colour() {
+fn the_default_sees_ten_kilometres_and_the_alps_thirty_and_far_forests_keep_their_color() {
     assert!(load("default").view_distance >= 10_000.0);
     assert!(load("alps").view_distance >= 30_000.0);
     for name in PRESETS {
@@ -109,7 +109,7 @@ fn the_default_sees_ten_kilometres_and_the_alps_thirty_and_far_forests_keep_thei
         let far = config
             .scatter
             .iter()
-            .filter(|l| l.far_colour.is_some())
+            .filter(|l| l.far_color.is_some())
             .count();
         assert_eq!(far, 1, "{name}");
     }

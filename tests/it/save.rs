@@ -61,10 +61,10 @@ fn changes_one_at_a_time_read_back_equal() {
     c.skirt_depth = Some(3.25);
     cases.push(("skirt depth", c));
     let mut c = base.clone();
-    c.colours.snow = None;
+    c.colors.snow = None;
     cases.push(("no snow", c));
     let mut c = TerrainConfig::default();
-    c.colours.snow = Some(Snow {
+    c.colors.snow = Some(Snow {
         from: 12.5,
         ..Snow::default()
     });
@@ -87,7 +87,7 @@ fn changes_one_at_a_time_read_back_equal() {
     });
     cases.push(("scatter layer", c));
     let mut c = base.clone();
-    c.colours.bands.pop();
+    c.colors.bands.pop();
     cases.push(("bands", c));
     let mut c = base;
     c.noise.frequency = 1.0 / 777.0;

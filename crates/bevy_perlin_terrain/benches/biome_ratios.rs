@@ -13,11 +13,11 @@
 //! reaches farther). The last 32 chunks stay alive, as in the `chunk` bench's groups. Release,
 //! one thread:
 //!
-//! `cargo bench -p bevy_perlin_terrain --no-default-features --bench biome_ratios [-- ROUNDS] [--colours]`
+//! `cargo bench -p bevy_perlin_terrain --no-default-features --bench biome_ratios [-- ROUNDS] [--colors]`
 //! (30 rounds unless told; a round takes about a second).
 //!
-//! The chunks carry no vertex colours, as the plugin builds them for its terrain material;
-//! with `-- --colours` they do, as it builds them without it.
+//! The chunks carry no vertex colors, as the plugin builds them for its terrain material;
+//! with `-- --colors` they do, as it builds them without it.
 //!
 //! With `-- --floor` it measures instead how close any design that computes each biome only
 //! where it weighs in could come to the target: per chunk, the mesh without noise (the
@@ -49,8 +49,8 @@ fn main() {
     let rounds = ratios::rounds(30);
     let world = preset("world");
     let tables = Arc::new(NoiseTables::from_seed(world.seed));
-    let colours = std::env::args().any(|a| a == "--colours");
-    let (world_jobs, alone_jobs) = views::view_jobs(&world, &tables, colours);
+    let colors = std::env::args().any(|a| a == "--colors");
+    let (world_jobs, alone_jobs) = views::view_jobs(&world, &tables, colors);
     if std::env::args().any(|a| a == "--floor") {
         floor(&world, &tables, &world_jobs);
         return;
@@ -70,7 +70,7 @@ fn main() {
                     job.coord().div_euclid(IVec2::splat(2)),
                     job.lod() + 1,
                 );
-                build_chunk_mesh(&parent.without_colours()).biomes.len() == 1
+                build_chunk_mesh(&parent.without_colors()).biomes.len() == 1
             }
         })
         .collect();
@@ -215,7 +215,7 @@ fn floor(world: &TerrainConfig, tables: &Arc<NoiseTables>, world_jobs: &[ChunkJo
     };
     // A chunk of `config` in place of `job`.
     let like = |job: &ChunkJob, config: &TerrainConfig| {
-        ChunkJob::new(tables.clone(), config, job.coord(), job.lod()).without_colours()
+        ChunkJob::new(tables.clone(), config, job.coord(), job.lod()).without_colors()
     };
     let recipe = |noise: Fbm, height_scale: f32| views::recipe_alone(&view, noise, height_scale);
     let one_octave = recipe(

@@ -29,7 +29,7 @@
 //! their biomes' recipes alone (each biome's noise and height scale as a config without biomes):
 //! one chunk deep inside one biome, 64 full-detail chunks spread over 400 km (as many as each
 //! biome covers), and the chunks of every level of 10 km views around four viewers, each
-//! against its strongest biome's recipe at its centre. Without vertex colours, as the plugin
+//! against its strongest biome's recipe at its centre. Without vertex colors, as the plugin
 //! builds chunks for its terrain material (which blends the biomes' looks per pixel itself).
 //!
 //! (The `biome_ratios` bench builds the view arm's chunks in turn, for ratios.)
@@ -275,7 +275,7 @@ fn levels(c: &mut Criterion) {
         (config.chunk_resolution * config.chunk_resolution) as u64,
     ));
     for lod in 0..=config.max_lod() {
-        let job = ChunkJob::new(tables.clone(), &config, IVec2::new(3, -2), lod).without_colours();
+        let job = ChunkJob::new(tables.clone(), &config, IVec2::new(3, -2), lod).without_colors();
         let mut alive = Alive::new();
         group.bench_function(BenchmarkId::new("default preset", lod), |b| {
             b.iter(|| alive.push(build_chunk_mesh(black_box(&job))))
@@ -292,7 +292,7 @@ fn edits(c: &mut Criterion) {
         (plain.chunk_resolution * plain.chunk_resolution) as u64,
     ));
     for (label, config) in edits::edited(&plain) {
-        let job = ChunkJob::new(tables.clone(), &config, edits::CHUNK, 0).without_colours();
+        let job = ChunkJob::new(tables.clone(), &config, edits::CHUNK, 0).without_colors();
         let mut alive = Alive::new();
         group.bench_function(BenchmarkId::new("default preset", label), |b| {
             b.iter(|| alive.push(build_chunk_mesh(black_box(&job))))
@@ -337,7 +337,7 @@ fn biomes(c: &mut Criterion) {
         .unwrap_or_default()
         .to_string();
     for (label, config) in [("world", world.clone()), ("its biome alone", alone(inside))] {
-        let job = ChunkJob::new(tables.clone(), &config, inside, 0).without_colours();
+        let job = ChunkJob::new(tables.clone(), &config, inside, 0).without_colors();
         let mut alive = Alive::new();
         group.bench_function(BenchmarkId::new(format!("inside {name}"), label), |b| {
             b.iter(|| alive.push(build_chunk_mesh(black_box(&job))))
@@ -346,7 +346,7 @@ fn biomes(c: &mut Criterion) {
     let jobs = |each: &dyn Fn(IVec2) -> TerrainConfig| -> Vec<ChunkJob> {
         coords
             .iter()
-            .map(|&c| ChunkJob::new(tables.clone(), &each(c), c, 0).without_colours())
+            .map(|&c| ChunkJob::new(tables.clone(), &each(c), c, 0).without_colors())
             .collect()
     };
     // The chunks of a 10 km view around four viewers, every level: each against the recipe of

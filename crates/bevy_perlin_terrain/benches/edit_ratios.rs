@@ -37,7 +37,7 @@ fn main() {
     let arms: Vec<(&str, ChunkJob)> = edits::edited(&plain)
         .into_iter()
         .map(|(label, config)| {
-            let job = ChunkJob::new(tables.clone(), &config, edits::CHUNK, 0).without_colours();
+            let job = ChunkJob::new(tables.clone(), &config, edits::CHUNK, 0).without_colors();
             (label, job)
         })
         .collect();

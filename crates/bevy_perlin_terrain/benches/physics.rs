@@ -1,6 +1,6 @@
 //! What physics costs, in the same run as its plain twins:
 //! - `collider`: one chunk's heightfield collider (noise, transpose, parry's heightfield)
-//!   against the same chunk's mesh buffers (without colours), at the default preset's 65² and
+//!   against the same chunk's mesh buffers (without colors), at the default preset's 65² and
 //!   at 129²;
 //! - `fixed_step`: one 64 Hz physics step with 100 balls resting on the terrain's colliders,
 //!   against the same 100 balls resting on one flat static box (the same app otherwise).
@@ -38,7 +38,7 @@ fn collider(c: &mut Criterion) {
         group.bench_function(BenchmarkId::new("heightfield collider", resolution), |b| {
             b.iter(|| build_chunk_collider(black_box(&job)))
         });
-        let mesh = ChunkJob::new(tables, &config, coord, 0).without_colours();
+        let mesh = ChunkJob::new(tables, &config, coord, 0).without_colors();
         group.bench_function(BenchmarkId::new("mesh buffers", resolution), |b| {
             b.iter(|| build_chunk_mesh(black_box(&mesh)))
         });
@@ -88,7 +88,7 @@ fn resting_balls(flat: bool) -> App {
             Transform::from_xyz(x, ground + 1.0, z),
         ));
         if !flat {
-            ball.insert(TerrainCollider);
+            ball.insert(TerrainColliderAnchor);
         }
     }
     for _ in 0..1500 {

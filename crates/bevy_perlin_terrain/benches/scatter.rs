@@ -34,7 +34,7 @@ fn scatter(c: &mut Criterion) {
         });
     }
     let mesh =
-        ChunkJob::new(sampler.tables().clone(), &config, IVec2::new(0, -2), 0).without_colours();
+        ChunkJob::new(sampler.tables().clone(), &config, IVec2::new(0, -2), 0).without_colors();
     group.bench_function("mesh buffers of that chunk", |b| {
         b.iter(|| build_chunk_mesh(black_box(&mesh)))
     });

@@ -6,7 +6,7 @@
 //! - **flight**: the viewer at 300 m/s over the 12 km view, frames paced at 60 a second as a
 //!   game's would be (the chunk tasks run on the async compute pool's threads meanwhile): the
 //!   time of the terrain's systems per frame (from a timing system just before
-//!   `TerrainSystems::Config` to one just after `TerrainSystems::Look`; median, 99th
+//!   `TerrainSystems::Config` to one just after `TerrainSystems::Materials`; median, 99th
 //!   percentile, worst), frames with a hole in the ground within the view (less a top-level
 //!   chunk, which streams in ahead), frames where chunks overlap, and swaps of chunks whose
 //!   morph had not reached the surface they swap to (a frame or more of build latency);
@@ -76,7 +76,7 @@ fn headless() -> App {
         Update,
         (
             terrain_begins.before_ignore_deferred(TerrainSystems::Config),
-            terrain_ends.after_ignore_deferred(TerrainSystems::Look),
+            terrain_ends.after_ignore_deferred(TerrainSystems::Materials),
         )
             .chain(),
     );

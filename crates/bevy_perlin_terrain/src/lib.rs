@@ -27,7 +27,7 @@
 //! → chunk entities with [`TerrainChunk`] and `Mesh3d` under one [`TerrainRoot`] → their
 //! material, which morphs each level into the next, and the sea (`render/`); the scatter
 //! layers' instances on their own full-detail grid around the viewers (`scatter/`); with the
-//! `avian` feature, heightfield colliders around every `TerrainCollider` body (`collider/`).
+//! `avian` feature, heightfield colliders around every `TerrainColliderAnchor` body (`collider/`).
 //! `sets.rs` and `space.rs` are the leaves every stage shares: the system sets and looks, and
 //! the terrain's own space.
 //!
@@ -37,7 +37,7 @@
 //!   material. Without it (`default-features = false`: a server, a tool, a test) the plugin
 //!   still streams chunks with their `Mesh3d`, scatter instances with their `Transform`, and
 //!   colliders; with it, the materials are added only when the app has Bevy's `RenderPlugin`.
-//! - `avian`: static heightfield colliders for avian3d 0.7 around every `TerrainCollider` body
+//! - `avian`: static heightfield colliders for avian3d 0.7 around every `TerrainColliderAnchor` body
 //!   (see `collider`).
 //!
 //! The config, the state resources and the components derive `Reflect` and are registered, for
@@ -70,47 +70,60 @@ mod tasks;
 
 pub use perlin_core;
 
-pub use chunk::{ChunkCoord, TerrainChunk};
+pub use chunk::{ChunkCoord, TerrainRenderMode};
 #[cfg(feature = "avian")]
-pub use collider::{TerrainChunkCollider, TerrainCollider, TerrainColliders};
+pub use collider::{
+    ColliderRegistry, TerrainColliderAnchor, TerrainColliderChunk, TerrainColliderPlugin,
+};
 pub use config::MAX_BIOMES;
 pub use config::{
-    Biome, Climate, Collision, ConfigChanges, ConfigError, EdgeNoise, FarColour, GroundDetail,
-    HeightBand, LayerTexture, LodLayout, ScatterLayer, Snow, SoftRange, TerrainColours,
-    TerrainConfig, TerrainConfigLoadError, TerrainConfigSource, Water,
+    Biome, Climate, Collision, ConfigChanges, ConfigError, EdgeNoise, FarColor, FixedStamp, Grain,
+    HeightBand, LayerTexture, LodLayout, MAX_PATH_POINTS, MAX_PATHS, MAX_STAMPS, PathOp,
+    ScatterLayer, Snow, SoftRange, StampOp, StampShape, TerrainColors, TerrainConfig,
+    TerrainConfigLoadError, TerrainConfigSource, TerrainPath, TerrainStamp, Water,
 };
-pub use edit::{
-    FixedStamp, GroundEdits, MAX_PATH_POINTS, MAX_PATHS, MAX_STAMPS, PathOp, StampOp, StampShape,
-    TerrainPath, TerrainStamp,
+pub use edit::TerrainEditPlugin;
+pub use ground::{
+    ActiveTerrainConfig, GroundEdits, TerrainGroundChanged, TerrainGroundPlugin, TerrainSampler,
+    TerrainTables,
 };
-pub use ground::{ActiveTerrainConfig, TerrainSampler, TerrainTables};
 pub use plugin::PerlinTerrainPlugin;
 #[cfg(feature = "render")]
 pub use render::{
     ATTRIBUTE_WATER_DEEP, ATTRIBUTE_WATER_SHALLOW, ATTRIBUTE_WATER_SKY, GroundLook,
-    TerrainMaterial, TerrainMaterialExtension, TerrainMaterials, TerrainShading, TerrainTextures,
-    TerrainWater, WaterMaterial, WaterMaterialExtension, WaterShading,
+    TerrainMaterial, TerrainMaterialExtension, TerrainMaterials, TerrainRenderPlugin,
+    TerrainShading, TerrainTextures, TerrainWater, WaterMaterial, WaterMaterialExtension,
+    WaterShading,
 };
 pub use scatter::{
-    ScatterCell, ScatterInstance, ScatterLook, ScatterLooks, ScatterRegistry, ScatterSpawned,
+    ScatterCell, ScatterInstance, ScatterRegistry, ScatterSpawned, ScatterVisual, ScatterVisuals,
+    TerrainScatterPlugin,
 };
-pub use sets::{TerrainLook, TerrainSystems};
+pub use sets::TerrainSystems;
 pub use stream::{
-    ChunkDespawned, ChunkInfo, ChunkRegistry, ChunkRemeshed, ChunkSpawned, TerrainRoot,
-    TerrainViewer,
+    ChunkDespawned, ChunkInfo, ChunkRegistry, ChunkRemeshed, ChunkSpawned, TerrainChunk,
+    TerrainRoot, TerrainStreamingPlugin, TerrainViewer,
 };
 
-/// Everything a game needs, in one `use`.
+/// Everything a game needs, in one `use`: the plugin group and its parts, the components and
+/// resources a game touches, the messages, and every type a config is written with.
 pub mod prelude {
     pub use crate::{
         ActiveTerrainConfig, Biome, ChunkDespawned, ChunkInfo, ChunkRegistry, ChunkRemeshed,
-        ChunkSpawned, PathOp, PerlinTerrainPlugin, ScatterCell, ScatterInstance, ScatterLooks,
-        ScatterRegistry, ScatterSpawned, StampOp, StampShape, TerrainChunk, TerrainConfig,
-        TerrainConfigSource, TerrainLook, TerrainPath, TerrainRoot, TerrainSampler, TerrainStamp,
-        TerrainSystems, TerrainViewer,
+        ChunkSpawned, Climate, Collision, EdgeNoise, FarColor, FixedStamp, Grain, HeightBand,
+        LayerTexture, PathOp, PerlinTerrainPlugin, ScatterCell, ScatterInstance, ScatterLayer,
+        ScatterRegistry, ScatterSpawned, ScatterVisual, ScatterVisuals, Snow, SoftRange, StampOp,
+        StampShape, TerrainChunk, TerrainColors, TerrainConfig, TerrainConfigSource,
+        TerrainEditPlugin, TerrainGroundChanged, TerrainGroundPlugin, TerrainPath,
+        TerrainRenderMode, TerrainRoot, TerrainSampler, TerrainScatterPlugin, TerrainStamp,
+        TerrainStreamingPlugin, TerrainSystems, TerrainViewer, Water,
     };
     #[cfg(feature = "avian")]
-    pub use crate::{TerrainChunkCollider, TerrainCollider, TerrainColliders};
+    pub use crate::{
+        ColliderRegistry, TerrainColliderAnchor, TerrainColliderChunk, TerrainColliderPlugin,
+    };
     #[cfg(feature = "render")]
-    pub use crate::{TerrainMaterial, TerrainMaterials, TerrainTextures, TerrainWater};
+    pub use crate::{
+        TerrainMaterial, TerrainMaterials, TerrainRenderPlugin, TerrainTextures, TerrainWater,
+    };
 }

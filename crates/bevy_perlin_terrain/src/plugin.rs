@@ -1,11 +1,13 @@
-//! [`PerlinTerrainPlugin`], the one plugin a game adds, and the [`TerrainSystems`] it runs in.
+//! [`PerlinTerrainPlugin`], the plugin group a game adds: one plugin per part, so a game can
+//! leave a part out.
 
-use crate::config::{TerrainConfig, TerrainConfigPlugin, TerrainConfigSource};
+use crate::chunk::TerrainRenderMode;
+use crate::config::{TerrainConfig, TerrainConfigSource};
 use crate::edit::TerrainEditPlugin;
-use crate::ground::TerrainSampler;
+use crate::ground::TerrainGroundPlugin;
 use crate::scatter::TerrainScatterPlugin;
-use crate::sets::{TerrainLook, TerrainSystems};
 use crate::stream::TerrainStreamingPlugin;
+use bevy::app::PluginGroupBuilder;
 use bevy::prelude::*;
 
 /// The terrain plugin: add it once, before or after `DefaultPlugins` (it needs Bevy's
@@ -13,18 +15,34 @@ use bevy::prelude::*;
 /// needs of them is set up once every plugin is in).
 ///
 /// - [`PerlinTerrainPlugin::default`]: the built-in default config, no asset needed.
-/// - [`PerlinTerrainPlugin::from_config`]: a config built in code (validated; an invalid one is
-///   reported and replaced by the default). Its [`TerrainSampler`] exists from the first frame.
+/// - [`PerlinTerrainPlugin::from_config`]: a config built in code, validated: its
+///   [`TerrainSampler`](crate::TerrainSampler) exists from the first frame; an invalid one is
+///   reported (field and allowed range) and there is no terrain, never some other world, until
+///   the game sets a valid [`TerrainConfigSource`].
 /// - [`PerlinTerrainPlugin::from_asset`]: a `.terrain.ron` asset, hot-reloaded when Bevy's
 ///   `file_watcher` feature is on; a broken file is reported (file, field, allowed range) and
 ///   the terrain already on screen stays.
 ///
 /// Works without a renderer (`MinimalPlugins` + `AssetPlugin` + `TransformPlugin` +
 /// `MeshPlugin`), where chunks get `Mesh3d` but no material.
+///
+/// A [`PluginGroup`] of one plugin per part, in data-path order:
+/// [`TerrainGroundPlugin`] (the config put in force, its tables and the sampler; every other
+/// part needs it),
+/// [`TerrainEditPlugin`] (stamps and paths), [`TerrainStreamingPlugin`] (the chunks),
+/// [`TerrainScatterPlugin`] (the scatter layers), `TerrainRenderPlugin` (feature `render`: the
+/// materials and the sea) and `TerrainColliderPlugin` (feature `avian`: the colliders). A game
+/// leaves a part out as with Bevy's own groups:
+///
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_perlin_terrain::prelude::*;
+/// App::new().add_plugins(PerlinTerrainPlugin::default().build().disable::<TerrainScatterPlugin>());
+/// ```
 #[derive(Clone, Debug)]
 pub struct PerlinTerrainPlugin {
     source: TerrainConfigSource,
-    look: TerrainLook,
+    render_mode: TerrainRenderMode,
 }
 
 impl Default for PerlinTerrainPlugin {
@@ -38,7 +56,7 @@ impl PerlinTerrainPlugin {
     pub fn from_config(config: TerrainConfig) -> Self {
         Self {
             source: TerrainConfigSource::Fixed(config),
-            look: TerrainLook::default(),
+            render_mode: TerrainRenderMode::default(),
         }
     }
 
@@ -46,53 +64,33 @@ impl PerlinTerrainPlugin {
     pub fn from_asset(path: impl Into<String>) -> Self {
         Self {
             source: TerrainConfigSource::Path(path.into()),
-            look: TerrainLook::default(),
+            render_mode: TerrainRenderMode::default(),
         }
     }
 
-    /// The same plugin shading the terrain with `look`.
-    pub fn with_look(mut self, look: TerrainLook) -> Self {
-        self.look = look;
+    /// The same plugin drawing the terrain in `render_mode`.
+    pub fn with_render_mode(mut self, render_mode: TerrainRenderMode) -> Self {
+        self.render_mode = render_mode;
         self
     }
 }
 
-impl Plugin for PerlinTerrainPlugin {
-    fn build(&self, app: &mut App) {
-        app.configure_sets(
-            Update,
-            (
-                TerrainSystems::Config,
-                TerrainSystems::Edits,
-                TerrainSystems::Stream,
-                TerrainSystems::Upload,
-                TerrainSystems::Colliders,
-                TerrainSystems::Scatter,
-                TerrainSystems::Look,
-            )
-                .chain_ignore_deferred(),
-        )
-        .register_type::<TerrainSampler>()
-        .add_plugins((
-            TerrainConfigPlugin {
-                source: self.source.clone(),
-                colours_in_mesh: self.look == TerrainLook::VertexColours,
-            },
-            TerrainEditPlugin,
-            TerrainStreamingPlugin,
-            TerrainScatterPlugin,
-        ));
+impl PluginGroup for PerlinTerrainPlugin {
+    fn build(self) -> PluginGroupBuilder {
+        let group = PluginGroupBuilder::start::<Self>()
+            .add(TerrainGroundPlugin {
+                source: self.source,
+                colors_in_mesh: self.render_mode == TerrainRenderMode::VertexColors,
+            })
+            .add(TerrainEditPlugin)
+            .add(TerrainStreamingPlugin)
+            .add(TerrainScatterPlugin);
         #[cfg(feature = "render")]
-        app.add_plugins(crate::render::TerrainRenderPlugin { look: self.look });
+        let group = group.add(crate::render::TerrainRenderPlugin {
+            render_mode: self.render_mode,
+        });
         #[cfg(feature = "avian")]
-        app.add_plugins(crate::collider::TerrainColliderPlugin);
-    }
-
-    fn finish(&self, app: &mut App) {
-        if !app.world().contains_resource::<Assets<Mesh>>() {
-            error!(
-                "PerlinTerrainPlugin needs Bevy's MeshPlugin (DefaultPlugins has it) for the chunk meshes; no chunk will show"
-            );
-        }
+        let group = group.add(crate::collider::TerrainColliderPlugin);
+        group
     }
 }

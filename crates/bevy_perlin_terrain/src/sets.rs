@@ -1,6 +1,5 @@
-//! The names the rest of the crate (and a game) orders and configures by: the
-//! [`TerrainSystems`] sets and the [`TerrainLook`]. A leaf module: it imports nothing of the
-//! crate, so every stage's plugin can use it without importing upward.
+//! The [`TerrainSystems`] sets the rest of the crate (and a game) orders by. A leaf module: it
+//! imports nothing of the crate, so every stage's plugin can use it without importing upward.
 
 use bevy::prelude::*;
 
@@ -30,27 +29,13 @@ pub enum TerrainSystems {
     /// Takes finished meshes into the mesh assets (within the per-frame budget) and swaps in
     /// every step whose chunks are all built. After it, this frame's chunks exist.
     Upload,
-    /// Keeps physics colliders around `TerrainCollider` entities (the `avian` feature): plans,
+    /// Keeps physics colliders around `TerrainColliderAnchor` entities (the `avian` feature): plans,
     /// builds and places them. After it, every body has ground under it for the next physics
     /// steps.
     Colliders,
     /// Places the scatter layers on the full-detail cells around the viewers and spawns their
     /// instances.
     Scatter,
-    /// Gives new chunks their look (material) and keeps it in step with the config.
-    Look,
-}
-
-/// How the chunks are shaded, chosen when the plugin is added
-/// ([`PerlinTerrainPlugin::with_look`](crate::PerlinTerrainPlugin::with_look)).
-#[derive(Reflect, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-#[reflect(Default, Debug, Clone, PartialEq)]
-pub enum TerrainLook {
-    /// The terrain material: per-pixel layers by height, slope, snow and creases, world-space
-    /// edge noise and close-up detail, optional texture layers, and the water surface.
-    #[default]
-    Material,
-    /// The cheap fallback: colours per vertex in the mesh and one `StandardMaterial` (no water
-    /// surface). A change of colours then rebuilds every chunk.
-    VertexColours,
+    /// Gives new chunks their material and keeps it in step with the config's look.
+    Materials,
 }

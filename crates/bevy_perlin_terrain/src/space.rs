@@ -96,6 +96,30 @@ impl Bounds {
         }
     }
 
+    /// The smallest `f32` rectangle holding the box: each edge rounded outwards.
+    pub fn covering_rect(&self) -> Rect {
+        let down = |v: f64| {
+            let f = v as f32;
+            if f as f64 > v { f.next_down() } else { f }
+        };
+        let up = |v: f64| {
+            let f = v as f32;
+            if (f as f64) < v { f.next_up() } else { f }
+        };
+        Rect {
+            min: Vec2::new(down(self.min.x), down(self.min.y)),
+            max: Vec2::new(up(self.max.x), up(self.max.y)),
+        }
+    }
+
+    /// The box of `rect`, exactly.
+    pub fn from_rect(rect: &Rect) -> Self {
+        Self {
+            min: rect.min.as_dvec2(),
+            max: rect.max.as_dvec2(),
+        }
+    }
+
     /// Whether the two boxes share a point (edges included).
     pub fn intersects(&self, other: &Self) -> bool {
         self.min.x <= other.max.x

@@ -87,12 +87,12 @@ pub fn ten_km_view(world: &TerrainConfig) -> TerrainConfig {
 
 /// The chunks of 10 km views of `world` around the four viewers, every level: as the world
 /// builds them, and each against the recipe (noise and height scale, no biomes) of the biome
-/// strongest at its centre. With `colours`, the chunks carry vertex colours (as the plugin
+/// strongest at its centre. With `colors`, the chunks carry vertex colors (as the plugin
 /// builds them without its terrain material); else none (as it builds them for it).
 pub fn view_jobs(
     world: &TerrainConfig,
     tables: &Arc<NoiseTables>,
-    colours: bool,
+    colors: bool,
 ) -> (Vec<ChunkJob>, Vec<ChunkJob>) {
     let view = ten_km_view(world);
     let sampler = TerrainSampler::new(tables.clone(), &view);
@@ -107,7 +107,7 @@ pub fn view_jobs(
     };
     let job = |config: &TerrainConfig, (c, lod): (IVec2, u8)| {
         let job = ChunkJob::new(tables.clone(), config, c, lod);
-        if colours { job } else { job.without_colours() }
+        if colors { job } else { job.without_colors() }
     };
     (
         chunks.iter().map(|&chunk| job(&view, chunk)).collect(),

@@ -6,10 +6,10 @@ use super::biomes::{
     ATTRIBUTE_BIOME_WEIGHTS, ATTRIBUTE_BIOME_WEIGHTS_HIGH, ATTRIBUTE_BIOMES, pack_slots,
     slot_weights,
 };
-use super::{ChunkCoord, ColourRamp, chunk_grid};
-use crate::TerrainSampler;
+use super::{ChunkCoord, ColorRamp, chunk_grid};
 use crate::config::TerrainConfig;
-use crate::edit::GroundEdits;
+use crate::ground::GroundEdits;
+use crate::ground::TerrainSampler;
 use crate::ground::{GroundRecipe, with_thread_samples_and_coarse};
 use bevy::asset::RenderAssetUsages;
 use bevy::mesh::{Indices, Mesh, MeshVertexAttribute, PrimitiveTopology, VertexFormat};
@@ -43,11 +43,11 @@ pub struct ChunkJob {
     /// The parent level's vertex spacing, for the morph target; `None` at the top level.
     parent_spacing: Option<f64>,
     skirt_depth: f32,
-    /// Vertex colours by height above the sea and slope; `None` for a mesh without colours.
-    ramp: Option<ColourRamp>,
-    /// Each biome's vertex colours, when some biome has a look of its own (else `ramp` colours
+    /// Vertex colors by height above the sea and slope; `None` for a mesh without colors.
+    ramp: Option<ColorRamp>,
+    /// Each biome's vertex colors, when some biome has a look of its own (else `ramp` colors
     /// every biome).
-    biome_ramps: Arc<[ColourRamp]>,
+    biome_ramps: Arc<[ColorRamp]>,
     /// Whether the mesh carries the erosion crease mask.
     creases: bool,
     coord: ChunkCoord,
@@ -56,7 +56,7 @@ pub struct ChunkJob {
 
 impl ChunkJob {
     /// The job for the chunk at `coord` of level `lod` under `config` (`chunk_size · 2^lod`
-    /// metres on a side, `chunk_resolution` vertices per side): a mesh with vertex colours, with
+    /// metres on a side, `chunk_resolution` vertices per side): a mesh with vertex colors, with
     /// the crease mask when the noise has erosion, and with its parent level's surface as the
     /// morph target (below the top level of `config`'s view), and the config's own stamps and
     /// paths (see [`with_edits`](Self::with_edits) for those of the components).
@@ -91,11 +91,11 @@ impl ChunkJob {
             parent_spacing: (lod < config.max_lod() && quads.is_multiple_of(2))
                 .then(|| config.vertex_spacing(lod + 1)),
             skirt_depth: config.skirt_depth_at(lod),
-            ramp: Some(ColourRamp::new(&config.colours, config.sea_level)),
-            biome_ramps: if config.biomes.iter().any(|b| b.colours.is_some()) {
+            ramp: Some(ColorRamp::new(&config.colors, config.sea_level)),
+            biome_ramps: if config.biomes.iter().any(|b| b.colors.is_some()) {
                 let ramp = |b: &crate::config::Biome| {
-                    ColourRamp::new(
-                        b.colours.as_ref().unwrap_or(&config.colours),
+                    ColorRamp::new(
+                        b.colors.as_ref().unwrap_or(&config.colors),
                         config.sea_level,
                     )
                 };
@@ -116,8 +116,8 @@ impl ChunkJob {
         self
     }
 
-    /// The same job without vertex colours (the terrain material colours the ground itself).
-    pub fn without_colours(mut self) -> Self {
+    /// The same job without vertex colors (the terrain material colors the ground itself).
+    pub fn without_colors(mut self) -> Self {
         self.ramp = None;
         self.biome_ramps = Arc::new([]);
         self
@@ -163,8 +163,8 @@ pub struct ChunkMeshData {
     pub normals: Vec<[f32; 3]>,
     /// Texture coordinates, 0 to 1 across the chunk.
     pub uvs: Vec<[f32; 2]>,
-    /// Linear RGBA vertex colours by height and slope (with biomes, each biome's colours
-    /// blended by its weight); empty for a job without colours.
+    /// Linear RGBA vertex colors by height and slope (with biomes, each biome's colors
+    /// blended by its weight); empty for a job without colors.
     pub colors: Vec<[f32; 4]>,
     /// The erosion crease mask (0 on ridges, 1 in gullies) in `x`, `y` unused: Bevy's second
     /// UV channel, so that the terrain material reads it without a custom vertex attribute.
@@ -221,7 +221,7 @@ impl ChunkMeshData {
     }
 
     /// The Bevy mesh, with `RenderAssetUsages::MAIN_WORLD | RENDER_WORLD`: the buffers stay
-    /// readable in the app (for tests and tools). Colours go into `ATTRIBUTE_COLOR`, creases
+    /// readable in the app (for tests and tools). Colors go into `ATTRIBUTE_COLOR`, creases
     /// into `ATTRIBUTE_UV_1`, morph targets into [`ATTRIBUTE_MORPH`] and biome weights into
     /// [`ATTRIBUTE_BIOMES`] and the two weight attributes when there are any.
     pub fn into_mesh(self) -> Mesh {
@@ -296,7 +296,7 @@ fn morph_targets(n: usize, parent: &[(f32, [f32; 3])], out: &mut Vec<[f32; 4]>) 
 }
 
 /// Builds chunk `job`: heights and exact normals from the grid path at its level's detail,
-/// UVs, colours and crease mask (when the job has them), the parent's surface as each vertex's
+/// UVs, colors and crease mask (when the job has them), the parent's surface as each vertex's
 /// morph target, two triangles per quad, and a skirt hanging from every edge so that no crack
 /// shows while a neighbour of another level is being replaced.
 pub fn build_chunk_mesh(job: &ChunkJob) -> ChunkMeshData {
@@ -370,8 +370,8 @@ pub fn build_chunk_mesh(job: &ChunkJob) -> ChunkMeshData {
             mesh.uvs.push(mesh.uvs[v]);
             let [h, nx, ny, nz] = mesh.morph[v];
             mesh.morph.push([h - job.skirt_depth, nx, ny, nz]);
-            if let Some(&colour) = mesh.colors.get(v) {
-                mesh.colors.push(colour);
+            if let Some(&color) = mesh.colors.get(v) {
+                mesh.colors.push(color);
             }
             if let Some(&crease) = mesh.creases.get(v) {
                 mesh.creases.push(crease);
@@ -385,7 +385,7 @@ pub fn build_chunk_mesh(job: &ChunkJob) -> ChunkMeshData {
 }
 
 /// The `n × n` grid vertices of a chunk, row by row, one attribute at a time: positions,
-/// normals and UVs, then colours and crease masks when the job has them. A kernel so that
+/// normals and UVs, then colors and crease masks when the job has them. A kernel so that
 /// [`GridKernel::vectorise`] compiles its loops for the widest vector instructions the CPU has
 /// (the same bits on every build).
 struct GridRows<'a> {
@@ -409,9 +409,9 @@ impl Vectorised for GridRows<'_> {
         let spacing = job.spacing as f32;
         let inv = 1.0 / job.quads as f32;
         let row_of = |j: usize| j * n..(j + 1) * n;
-        // The one ramp that colours every vertex, if one does: the config's, or a biome's that
-        // weighs all over the chunk (its weight of 1 times a colour, added to +0, is that
-        // colour).
+        // The one ramp that colors every vertex, if one does: the config's, or a biome's that
+        // weighs all over the chunk (its weight of 1 times a color, added to +0, is that
+        // color).
         let single = if job.biome_ramps.is_empty() {
             job.ramp.as_ref()
         } else {
@@ -421,7 +421,7 @@ impl Vectorised for GridRows<'_> {
                 _ => None,
             }
         };
-        // One biome's colours of a row, when biomes blend theirs.
+        // One biome's colors of a row, when biomes blend theirs.
         let mut one_biome = Vec::new();
         // Row by row, one attribute at a time: each pass is a plain loop over the row.
         for j in 0..n {
@@ -437,7 +437,7 @@ impl Vectorised for GridRows<'_> {
                 let (positions, normals) = (&mesh.positions[first..], &mesh.normals[first..]);
                 match single {
                     Some(ramp) => ramp.fill(positions, normals, &mut mesh.colors),
-                    None => blend_biome_colours(
+                    None => blend_biome_colors(
                         &job.biome_ramps,
                         samples,
                         (first, positions, normals),
@@ -454,13 +454,13 @@ impl Vectorised for GridRows<'_> {
     }
 }
 
-/// Appends to `out` the vertex colours of one grid row: the samples `first..` of `samples`,
-/// at `positions` with `normals`. Each biome's colours (`ramps`, by biome) are blended by its
-/// weight there; `one_biome` holds one biome's colours in turn. Always inlined into the rows'
+/// Appends to `out` the vertex colors of one grid row: the samples `first..` of `samples`,
+/// at `positions` with `normals`. Each biome's colors (`ramps`, by biome) are blended by its
+/// weight there; `one_biome` holds one biome's colors in turn. Always inlined into the rows'
 /// kernel, so that it runs in its vectors.
 #[inline(always)]
-fn blend_biome_colours(
-    ramps: &[ColourRamp],
+fn blend_biome_colors(
+    ramps: &[ColorRamp],
     samples: &crate::ground::GroundSamples,
     (first, positions, normals): (usize, &[[f32; 3]], &[[f32; 3]]),
     one_biome: &mut Vec<[f32; 4]>,
@@ -480,17 +480,15 @@ fn blend_biome_colours(
                 *s += w * c;
             }
         };
-        let colours = sums.iter_mut().zip(one_biome.iter());
+        let colors = sums.iter_mut().zip(one_biome.iter());
         match weights {
             // The only biome: a weight of 1 everywhere.
-            None => colours.for_each(|(sum, c)| add(sum, c, 1.0)),
+            None => colors.for_each(|(sum, c)| add(sum, c, 1.0)),
             // A sample past the weights has none of this biome.
             Some(weights) => {
                 let weights = weights.get(first..).unwrap_or_default().iter().copied();
                 let weights = weights.chain(std::iter::repeat(0.0));
-                colours
-                    .zip(weights)
-                    .for_each(|((sum, c), w)| add(sum, c, w));
+                colors.zip(weights).for_each(|((sum, c), w)| add(sum, c, w));
             }
         }
     }
@@ -618,8 +616,8 @@ mod tests {
     }
 
     #[test]
-    fn vertex_colours_are_the_ramps_colour_of_each_vertex_bit_for_bit() {
-        // The rows' kernel runs with the CPU's widest instructions; a vertex's colour is still
+    fn vertex_colors_are_the_ramps_color_of_each_vertex_bit_for_bit() {
+        // The rows' kernel runs with the CPU's widest instructions; a vertex's color is still
         // what the ramp gives for its height and normal, one at a time in the plain build.
         // A coarse chunk (level 4, 33² vertices 16 m apart) of the default preset: lake shores,
         // hills and rock.
@@ -632,14 +630,14 @@ mod tests {
         let ramp = job
             .ramp
             .clone()
-            .expect("a job colours its vertices by default");
+            .expect("a job colors its vertices by default");
         let mesh = build_chunk_mesh(&job);
         assert_eq!(mesh.colors.len(), mesh.positions.len());
         let mut bands = std::collections::BTreeSet::new();
-        // The grid's vertices (a skirt's take its edge vertex's colour).
+        // The grid's vertices (a skirt's take its edge vertex's color).
         let grid = mesh.positions.iter().zip(&mesh.normals).zip(&mesh.colors);
         for ((p, n), c) in grid.take(33 * 33) {
-            let expected = ramp.colour(p[1], Vec3::from(*n));
+            let expected = ramp.color(p[1], Vec3::from(*n));
             assert_eq!(
                 c.map(f32::to_bits),
                 expected.map(f32::to_bits),
@@ -647,7 +645,7 @@ mod tests {
             );
             bands.insert(c.map(f32::to_bits));
         }
-        assert!(bands.len() > 20, "{} colours: the ramp varies", bands.len());
+        assert!(bands.len() > 20, "{} colors: the ramp varies", bands.len());
     }
 
     #[test]
@@ -690,7 +688,7 @@ mod tests {
                 assert_eq!(top.y - job.skirt_depth, low.y);
             }
         }
-        // Each skirt vertex copies its edge vertex's normal, UV and colour.
+        // Each skirt vertex copies its edge vertex's normal, UV and color.
         for (s, v) in (n * n..).zip(skirt_edges(n).into_iter().flatten()) {
             assert_eq!(mesh.normals[s], mesh.normals[v]);
             assert_eq!(mesh.uvs[s], mesh.uvs[v]);
@@ -707,12 +705,12 @@ mod tests {
         config.noise.erosion = Some(perlin_core::Erosion::default());
         let tables = Arc::new(NoiseTables::from_seed(config.seed));
         let coord = IVec2::new(-1, 3);
-        let job = ChunkJob::new(tables.clone(), &config, coord, 0).without_colours();
+        let job = ChunkJob::new(tables.clone(), &config, coord, 0).without_colors();
         let mesh = build_chunk_mesh(&job);
         assert!(mesh.colors.is_empty());
         assert_eq!(mesh.creases.len(), mesh.positions.len());
         // At each grid vertex, the sampler's crease mask; ridges and gullies both present.
-        let sampler = crate::TerrainSampler::new(tables, &config);
+        let sampler = crate::ground::TerrainSampler::new(tables, &config);
         let n = 17;
         for j in 0..n {
             for i in 0..n {

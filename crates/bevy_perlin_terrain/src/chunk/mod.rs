@@ -1,21 +1,21 @@
-//! Chunks: where they are ([`ChunkCoord`]), the component their entities carry
-//! ([`TerrainChunk`]), and how one chunk's mesh is built off the main thread.
+//! Chunk meshes: where a chunk is ([`ChunkCoord`]) and how its mesh is built off the main
+//! thread. Knows nothing of streaming (which chunks exist is `stream/`'s business).
 //!
 //! [`ChunkJob`] and [`build_chunk_mesh`] are the plugin's own mesh builder, public for tools and
 //! benchmarks that build chunks without an `App`: `build_chunk_mesh(&ChunkJob::new(tables,
 //! &config, coord, lod))` gives exactly the buffers the plugin uploads for that chunk (with the
-//! terrain material, `.without_colours()`).
-//! [`ColourRamp`] is the vertex-colour ramp, for tools that colour heights the way the
+//! terrain material, `.without_colors()`).
+//! [`ColorRamp`] is the vertex-color ramp, for tools that color heights the way the
 //! fallback look does.
 
 mod biomes;
-mod colour;
+mod color;
 mod mesh;
 
 pub use biomes::{
     ATTRIBUTE_BIOME_WEIGHTS, ATTRIBUTE_BIOME_WEIGHTS_HIGH, ATTRIBUTE_BIOMES, MAX_CHUNK_BIOMES,
 };
-pub use colour::ColourRamp;
+pub use color::ColorRamp;
 pub use mesh::{ATTRIBUTE_MORPH, ChunkJob, ChunkMeshData, build_chunk_mesh};
 
 use bevy::math::IVec2;
@@ -25,21 +25,6 @@ use perlin_core::GridSpec;
 /// A chunk's integer coordinates in chunks of its level: chunk `(x, z)` of level `lod` covers
 /// terrain-space `[x·s, (x+1)·s) × [z·s, (z+1)·s)` with `s = chunk_size · 2^lod`.
 pub type ChunkCoord = IVec2;
-
-/// Marks a terrain chunk entity: which chunk it is, at which level of detail (0 = full detail,
-/// `chunk_size` on a side; each level doubles the side at the same vertex count). Chunk
-/// entities are children of the [`TerrainRoot`](crate::TerrainRoot); the plugin spawns,
-/// remeshes and despawns them. A game may despawn one (or the root): the plugin notices and
-/// builds what is still wanted again.
-#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[reflect(Component, Debug, Clone, PartialEq)]
-#[component(on_remove = crate::stream::forget_chunk)]
-pub struct TerrainChunk {
-    /// The chunk's coordinates, in chunks of its level.
-    pub coord: ChunkCoord,
-    /// Its level of detail.
-    pub lod: u8,
-}
 
 /// The grid of chunk `coord` with `quads` quads per side, `spacing` metres apart: global sample
 /// indices `coord · quads + (0..=quads)`, so neighbours compute their shared edge from the same
@@ -54,4 +39,18 @@ pub(crate) fn chunk_grid(coord: ChunkCoord, quads: u32, spacing: f64) -> GridSpe
         start: [coord.x as i64 * q, coord.y as i64 * q],
         size: [n, n],
     }
+}
+
+/// How the chunks are shaded, chosen when the plugin is added
+/// ([`PerlinTerrainPlugin::with_render_mode`](crate::PerlinTerrainPlugin::with_render_mode)).
+#[derive(Reflect, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[reflect(Default, Debug, Clone, PartialEq)]
+pub enum TerrainRenderMode {
+    /// The terrain material: per-pixel layers by height, slope, snow and creases, world-space
+    /// edge noise and close-up detail, optional texture layers, and the water surface.
+    #[default]
+    Material,
+    /// The cheap fallback: colors per vertex in the mesh and one `StandardMaterial` (no water
+    /// surface). A change of colors then rebuilds every chunk.
+    VertexColors,
 }

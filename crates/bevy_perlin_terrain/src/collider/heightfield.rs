@@ -1,9 +1,9 @@
 //! Building one chunk's heightfield collider from the noise, entirely off the main thread.
 
-use crate::TerrainSampler;
 use crate::chunk::ChunkCoord;
 use crate::config::TerrainConfig;
-use crate::edit::GroundEdits;
+use crate::ground::GroundEdits;
+use crate::ground::TerrainSampler;
 use crate::ground::{GroundRecipe, with_thread_samples};
 use avian3d::parry::math::Vector;
 use avian3d::parry::shape::{HeightFieldFlags, SharedShape};

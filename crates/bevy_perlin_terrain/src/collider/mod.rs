@@ -1,6 +1,6 @@
 //! Physics (the `avian` feature): static avian3d heightfield colliders on the chunks around
-//! every [`TerrainCollider`] entity, built on the async compute pool from the same samples as
-//! the meshes, planned ahead of moving bodies, and kept in [`TerrainColliders`].
+//! every [`TerrainColliderAnchor`] entity, built on the async compute pool from the same samples as
+//! the meshes, planned ahead of moving bodies, and kept in [`ColliderRegistry`].
 //!
 //! ```toml
 //! bevy_perlin_terrain = { version = "0.2", features = ["avian"] }
@@ -9,27 +9,33 @@
 //!
 //! The game adds avian's `PhysicsPlugins` itself; the plugin only adds colliders:
 //!
-//! ```ignore
+//! ```no_run
 //! use avian3d::prelude::*;
+//! use bevy::prelude::*;
+//! use bevy_perlin_terrain::prelude::*;
 //!
-//! app.add_plugins((DefaultPlugins, PhysicsPlugins::default(), PerlinTerrainPlugin::default()));
-//! // Any body that needs ground under it:
-//! commands.spawn((
-//!     RigidBody::Dynamic,
-//!     Collider::sphere(0.5),
-//!     TerrainCollider,
-//!     Transform::from_xyz(0.0, 80.0, 0.0),
-//! ));
+//! App::new()
+//!     .add_plugins((DefaultPlugins, PhysicsPlugins::default(), PerlinTerrainPlugin::default()))
+//!     .add_systems(Startup, |mut commands: Commands| {
+//!         // Any body that needs ground under it:
+//!         commands.spawn((
+//!             RigidBody::Dynamic,
+//!             Collider::sphere(0.5),
+//!             TerrainColliderAnchor,
+//!             Transform::from_xyz(0.0, 80.0, 0.0),
+//!         ));
+//!     })
+//!     .run();
 //! ```
 //!
 //! - **Where**: the chunks within [`Collision::radius`](crate::Collision::radius) of every
-//!   `TerrainCollider` entity, and of where it will be half a second ahead (by its
+//!   `TerrainColliderAnchor` entity, and of where it will be half a second ahead (by its
 //!   `LinearVelocity`, or by how it moved since the last frame), whether or not a viewer is
 //!   near. They go once no body is within the radius plus a chunk.
-//! - **What**: a [`TerrainChunkCollider`] entity per chunk, a child of the root, with
+//! - **What**: a [`TerrainColliderChunk`] entity per chunk, a child of the root, with
 //!   `RigidBody::Static` and a parry heightfield at full detail (see [`build_chunk_collider`]),
 //!   whatever level of detail is drawn there.
-//! - **Never a fall-through**: a body that gets `TerrainCollider` after this frame's plan
+//! - **Never a fall-through**: a body that gets `TerrainColliderAnchor` after this frame's plan
 //!   (spawned later in the frame, or between two updates) has the chunks within a few metres of
 //!   it built at once by an observer; a collider still missing within 4 m of where a body will
 //!   be in the next two frames is built on the main thread rather than waited for. A new ground
@@ -47,10 +53,9 @@ mod systems;
 
 pub use heightfield::{ColliderJob, build_chunk_collider};
 
-use crate::TerrainSampler;
 use crate::chunk::ChunkCoord;
 use crate::config::TerrainConfig;
-use crate::ground::GroundRecipe;
+use crate::ground::{GroundRecipe, TerrainGroundChanged, TerrainSampler, rebuild_where_changed};
 use crate::sets::TerrainSystems;
 use crate::tasks::TaskQueue;
 use avian3d::prelude::Collider;
@@ -68,7 +73,7 @@ use bevy::prelude::*;
 #[derive(Component, Reflect, Clone, Copy, Debug, Default)]
 #[reflect(Component, Default, Debug)]
 #[require(Transform)]
-pub struct TerrainCollider;
+pub struct TerrainColliderAnchor;
 
 /// Marks a collider entity of the terrain: a child of the [`TerrainRoot`](crate::TerrainRoot)
 /// with `RigidBody::Static` and a heightfield `Collider` spanning chunk `coord`. The plugin
@@ -77,7 +82,7 @@ pub struct TerrainCollider;
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[reflect(Component, Debug, Clone, PartialEq)]
 #[component(on_remove = forget_collider)]
-pub struct TerrainChunkCollider {
+pub struct TerrainColliderChunk {
     /// The chunk it spans.
     pub coord: ChunkCoord,
 }
@@ -109,7 +114,7 @@ struct Pending {
 /// plugin makes one.
 #[derive(Resource, Reflect)]
 #[reflect(Resource)]
-pub struct TerrainColliders {
+pub struct ColliderRegistry {
     #[reflect(ignore)]
     built: HashMap<ChunkCoord, Built>,
     #[reflect(ignore)]
@@ -140,7 +145,7 @@ pub struct TerrainColliders {
     dirty: bool,
 }
 
-impl TerrainColliders {
+impl ColliderRegistry {
     /// An empty registry (the plugin's own).
     pub(crate) fn new() -> Self {
         Self {
@@ -223,10 +228,18 @@ impl TerrainColliders {
         self.generation += 1;
         true
     }
+    /// Forgets `entity` (being despawned), so the next plan builds its chunk again if wanted.
+    fn forget(&mut self, entity: Entity, coord: ChunkCoord) {
+        if self.built.get(&coord).is_some_and(|b| b.entity == entity) {
+            self.built.remove(&coord);
+            self.dirty = true;
+        }
+        self.retiring.retain(|&e| e != entity);
+    }
+}
 
-    /// Has the colliders of chunks touching `areas` rebuilt (each staying until its
-    /// replacement is in place) and drops builds under way there.
-    pub(crate) fn invalidate(&mut self, areas: &[crate::space::Bounds]) {
+impl crate::ground::BuiltFromGround for ColliderRegistry {
+    fn invalidate(&mut self, areas: &[crate::space::Bounds]) {
         let size = self.shape.as_ref().map_or(0.0, |s| s.chunk_size as f64);
         let touched =
             |coord: &ChunkCoord| crate::space::square_touches(areas, coord.as_dvec2() * size, size);
@@ -239,41 +252,34 @@ impl TerrainColliders {
         self.pending.retain(|coord, _| !touched(coord));
         self.dirty = true;
     }
-
-    /// Forgets `entity` (being despawned), so the next plan builds its chunk again if wanted.
-    fn forget(&mut self, entity: Entity, coord: ChunkCoord) {
-        if self.built.get(&coord).is_some_and(|b| b.entity == entity) {
-            self.built.remove(&coord);
-            self.dirty = true;
-        }
-        self.retiring.retain(|&e| e != entity);
-    }
 }
 
-/// `on_remove` hook of [`TerrainChunkCollider`].
+/// `on_remove` hook of [`TerrainColliderChunk`].
 fn forget_collider(mut world: DeferredWorld, context: HookContext) {
-    let Some(collider) = world.get::<TerrainChunkCollider>(context.entity).copied() else {
+    let Some(collider) = world.get::<TerrainColliderChunk>(context.entity).copied() else {
         return;
     };
-    if let Some(mut colliders) = world.get_resource_mut::<TerrainColliders>() {
+    if let Some(mut colliders) = world.get_resource_mut::<ColliderRegistry>() {
         colliders.forget(context.entity, collider.coord);
     }
 }
 
-/// Keeps the terrain's colliders around [`TerrainCollider`] entities, in
-/// [`TerrainSystems::Colliders`]. Added by [`PerlinTerrainPlugin`](crate::PerlinTerrainPlugin)
-/// with the `avian` feature; the app adds avian's `PhysicsPlugins` itself.
-pub(crate) struct TerrainColliderPlugin;
+/// The part of [`PerlinTerrainPlugin`](crate::PerlinTerrainPlugin) that keeps the terrain's
+/// colliders around [`TerrainColliderAnchor`] entities, in [`TerrainSystems::Colliders`]
+/// (feature `avian`); the app adds avian's `PhysicsPlugins` itself.
+pub struct TerrainColliderPlugin;
 
 impl Plugin for TerrainColliderPlugin {
     fn build(&self, app: &mut App) {
-        app.insert_resource(TerrainColliders::new())
-            .register_type::<TerrainColliders>()
-            .register_type::<TerrainCollider>()
-            .register_type::<TerrainChunkCollider>()
+        app.insert_resource(ColliderRegistry::new())
+            .register_type::<ColliderRegistry>()
+            .register_type::<TerrainColliderAnchor>()
+            .register_type::<TerrainColliderChunk>()
             .add_systems(
                 Update,
                 (
+                    rebuild_where_changed::<ColliderRegistry>
+                        .run_if(on_message::<TerrainGroundChanged>),
                     systems::plan_colliders.run_if(systems::bodies_or_colliders),
                     systems::place_colliders.run_if(systems::colliders_in_flight),
                 )
@@ -282,7 +288,7 @@ impl Plugin for TerrainColliderPlugin {
             )
             .add_systems(
                 Last,
-                systems::recover_registry.run_if(not(resource_exists::<TerrainColliders>)),
+                systems::recover_registry.run_if(not(resource_exists::<ColliderRegistry>)),
             )
             .add_observer(systems::ground_new_body);
     }

@@ -3,7 +3,7 @@
 
 use super::plan::{LOOKAHEAD, URGENT_MARGIN, chunks_along, distance_to_chunk, near_any};
 use super::{
-    Built, ColliderJob, Pending, TerrainChunkCollider, TerrainCollider, TerrainColliders,
+    Built, ColliderJob, ColliderRegistry, Pending, TerrainColliderAnchor, TerrainColliderChunk,
     build_chunk_collider,
 };
 use crate::chunk::ChunkCoord;
@@ -17,17 +17,17 @@ use bevy::math::Vec3Swizzles;
 use bevy::platform::collections::{HashMap, HashSet};
 use bevy::prelude::*;
 
-/// A game removed the [`TerrainColliders`]: the colliders it knew go, and a new registry
+/// A game removed the [`ColliderRegistry`]: the colliders it knew go, and a new registry
 /// builds them again (the bodies' ground first, at once).
 pub(super) fn recover_registry(
     mut commands: Commands,
-    ours: Query<Entity, With<TerrainChunkCollider>>,
+    ours: Query<Entity, With<TerrainColliderChunk>>,
 ) {
     crate::recover::rebuild(
         &mut commands,
         &ours,
-        TerrainColliders::new(),
-        "TerrainColliders",
+        ColliderRegistry::new(),
+        "ColliderRegistry",
     );
 }
 
@@ -35,8 +35,8 @@ pub(super) fn recover_registry(
 /// or take away, or work the last plan left. Without bodies and colliders it is false and the
 /// executor skips the planner.
 pub(super) fn bodies_or_colliders(
-    bodies: Query<(), With<TerrainCollider>>,
-    colliders: Option<Res<TerrainColliders>>,
+    bodies: Query<(), With<TerrainColliderAnchor>>,
+    colliders: Option<Res<ColliderRegistry>>,
     chunks: Option<Res<ChunkRegistry>>,
 ) -> bool {
     let (Some(colliders), Some(_)) = (colliders, chunks) else {
@@ -52,7 +52,7 @@ pub(super) fn bodies_or_colliders(
 /// Run condition of [`place_colliders`]: whether a collider is being built or an old one waits
 /// to be retired.
 pub(super) fn colliders_in_flight(
-    colliders: Option<Res<TerrainColliders>>,
+    colliders: Option<Res<ColliderRegistry>>,
     chunks: Option<Res<ChunkRegistry>>,
 ) -> bool {
     chunks.is_some() && colliders.is_some_and(|c| !c.pending.is_empty() || !c.retiring.is_empty())
@@ -74,7 +74,7 @@ pub(super) fn plan_colliders(
             Has<ChildOf>,
             Option<&LinearVelocity>,
         ),
-        With<TerrainCollider>,
+        With<TerrainColliderAnchor>,
     >,
     roots: PlacementQuery<With<TerrainRoot>>,
     active: Option<Res<ActiveTerrainConfig>>,
@@ -82,7 +82,7 @@ pub(super) fn plan_colliders(
     sampler: Option<Res<TerrainSampler>>,
     chunks: Res<ChunkRegistry>,
     time: Res<Time>,
-    mut colliders: ResMut<TerrainColliders>,
+    mut colliders: ResMut<ColliderRegistry>,
 ) {
     let (Some(active), Some(_), Some(sampler)) = (active, tables, sampler) else {
         return;
@@ -95,6 +95,8 @@ pub(super) fn plan_colliders(
         colliders.last_seen.clear();
         colliders.planned_for.clear();
         colliders.planned = true;
+        // Nothing to rebuild where the ground changed: no collider, no body.
+        colliders.dirty = false;
         return;
     }
 
@@ -224,11 +226,11 @@ pub(super) fn plan_colliders(
     build_now(&mut commands, colliders, root, &sampler, config, urgent);
 }
 
-/// A body that just got [`TerrainCollider`] has ground before the next physics step, even if
+/// A body that just got [`TerrainColliderAnchor`] has ground before the next physics step, even if
 /// the game spawned it after this frame's plan (or between two updates): the chunks within a
 /// few metres of it are built at once, on the main thread. The next plan takes over.
 pub(super) fn ground_new_body(
-    add: On<Add, TerrainCollider>,
+    add: On<Add, TerrainColliderAnchor>,
     mut commands: Commands,
     bodies: Query<(&Transform, &GlobalTransform, Has<ChildOf>)>,
     roots: PlacementQuery<With<TerrainRoot>>,
@@ -236,7 +238,7 @@ pub(super) fn ground_new_body(
     tables: Option<Res<TerrainTables>>,
     sampler: Option<Res<TerrainSampler>>,
     chunks: Option<Res<ChunkRegistry>>,
-    colliders: Option<ResMut<TerrainColliders>>,
+    colliders: Option<ResMut<ColliderRegistry>>,
 ) {
     let root = chunks.and_then(|c| c.root());
     let (Some(active), Some(_), Some(sampler), Some(root), Some(mut colliders)) =
@@ -271,7 +273,7 @@ pub(super) fn ground_new_body(
 /// Builds the colliders of `coords` that have none, here and now (taking over their tasks).
 fn build_now(
     commands: &mut Commands,
-    colliders: &mut TerrainColliders,
+    colliders: &mut ColliderRegistry,
     root: Entity,
     sampler: &TerrainSampler,
     config: &TerrainConfig,
@@ -298,7 +300,7 @@ fn build_now(
 pub(super) fn place_colliders(
     mut commands: Commands,
     chunks: Res<ChunkRegistry>,
-    mut colliders: ResMut<TerrainColliders>,
+    mut colliders: ResMut<ColliderRegistry>,
 ) {
     let colliders = &mut *colliders;
     let Some(root) = chunks.root() else { return };
@@ -338,7 +340,7 @@ pub(super) fn place_colliders(
 /// else on a new child of `root`.
 fn place(
     commands: &mut Commands,
-    colliders: &mut TerrainColliders,
+    colliders: &mut ColliderRegistry,
     root: Entity,
     job: &ColliderJob,
     collider: Collider,
@@ -356,7 +358,7 @@ fn place(
     let entity = commands
         .spawn((
             Name::new(format!("terrain collider {coord}")),
-            TerrainChunkCollider { coord },
+            TerrainColliderChunk { coord },
             RigidBody::Static,
             collider,
             transform,

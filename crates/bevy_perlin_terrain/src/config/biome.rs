@@ -2,7 +2,7 @@
 //! (temperature, moisture, continentalness) cover the plane; each biome claims a box of climate
 //! space and brings its own ground there, and heights blend across the borders.
 
-use super::{TerrainColours, Water};
+use super::{TerrainColors, Water};
 use bevy::prelude::*;
 use perlin_core::Fbm;
 use serde::{Deserialize, Serialize};
@@ -91,13 +91,13 @@ pub struct Biome {
     /// Metres added to its heights, ±100 000 (e.g. a sea floor below the sea level, a
     /// plateau). Default 0.
     pub height_offset: f32,
-    /// Its look: the colours, bands, rock, snow, creases and textures of its ground, as
-    /// [`TerrainConfig::colours`](crate::TerrainConfig::colours). The terrain material blends
+    /// Its look: the colors, bands, rock, snow, creases and textures of its ground, as
+    /// [`TerrainConfig::colors`](crate::TerrainConfig::colors). The terrain material blends
     /// the looks of the biomes that weigh in at a pixel by their weights, so a look changes
-    /// across a border as the ground does. `None` (the default): the config's `colours`. The
+    /// across a border as the ground does. `None` (the default): the config's `colors`. The
     /// close-up `detail` is the config's everywhere.
-    pub colours: Option<TerrainColours>,
-    /// Its sea's look: colours, depth, foam, waves, as [`TerrainConfig::water`](crate::TerrainConfig::water).
+    pub colors: Option<TerrainColors>,
+    /// Its sea's look: colors, depth, foam, waves, as [`TerrainConfig::water`](crate::TerrainConfig::water).
     /// The sea is where the config has `water`; over each biome it takes that biome's look,
     /// blended across the borders (over the sea surface's grid, a 128th of its width: about
     /// 500 m at a 30 km view). `None` (the default): the config's `water`.
@@ -115,7 +115,7 @@ impl Default for Biome {
             noise: config.noise,
             height_scale: config.height_scale,
             height_offset: 0.0,
-            colours: None,
+            colors: None,
             water: None,
         }
     }
@@ -138,7 +138,7 @@ impl Biome {
             noise,
             height_scale,
             height_offset,
-            colours: _,
+            colors: _,
             water: _,
         } = self;
         *name == other.name

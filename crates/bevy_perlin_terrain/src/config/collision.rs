@@ -4,7 +4,7 @@ use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
 /// The terrain's physics colliders (with the `avian` feature): static heightfields on the
-/// chunks within `radius` of every entity with a `TerrainCollider`, whatever the viewers see.
+/// chunks within `radius` of every entity with a `TerrainColliderAnchor`, whatever the viewers see.
 ///
 /// ```ron
 /// collision: (radius: 32.0, resolution: Some(33)),
@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 #[reflect(Default, Debug, Clone, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct Collision {
-    /// Metres around each `TerrainCollider` entity (and ahead of it, by its velocity) in which
+    /// Metres around each `TerrainColliderAnchor` entity (and ahead of it, by its velocity) in which
     /// every chunk has a collider. Colliders go again beyond `radius` plus a chunk. Default
     /// 24; 0 to 100 000, and at most [`MAX_COLLIDER_CHUNKS`](crate::config::MAX_COLLIDER_CHUNKS)
     /// chunks around one entity.

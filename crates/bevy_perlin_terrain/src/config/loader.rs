@@ -45,6 +45,31 @@ pub enum TerrainConfigLoadError {
     },
 }
 
+/// Keys of 0.2's first files that now have another name: the old key, the new one, and the
+/// field path the old key is recognised under (`None`: anywhere). A file that still uses one is
+/// rejected with a message that says what to write, rather than serde's list of known fields.
+const RENAMED_KEYS: [(&str, &str, Option<&str>); 4] = [
+    ("colours", "colors", None),
+    ("colour", "color", None),
+    ("far_colour", "far_color", None),
+    ("detail", "grain", Some("colors")),
+];
+
+/// The message for a file that uses a renamed key, if the parser's `message` about `field` is
+/// about one (RON names an unknown field "Unexpected field named `key` in ...", and the path
+/// ends with the key).
+fn renamed_key(field: &str, message: &str) -> Option<String> {
+    let unknown = message
+        .strip_prefix("Unexpected field named `")?
+        .split('`')
+        .next()?;
+    let parent = field.strip_suffix(unknown)?.trim_end_matches('.');
+    RENAMED_KEYS
+        .iter()
+        .find(|(old, _, under)| *old == unknown && under.is_none_or(|under| parent == under))
+        .map(|(old, new, _)| format!("`{old}` is now spelled `{new}`: write `{new}: ...` instead"))
+}
+
 /// What a file still using 0.1's `lod_distances` is told.
 const LOD_DISTANCES_REPLACED: &str = "`lod_distances` is gone: levels of detail now double the chunk size as they halve the detail (a quadtree), so one distance lays them all out. Write `lod_distance: 320.0` instead: the metres out to which full detail is drawn (at least 4 × chunk_size), each coarser level reaching twice as far; `view_distance` can then be tens of kilometres.";
 
@@ -76,6 +101,8 @@ pub fn parse_config(path: &str, bytes: &[u8]) -> Result<TerrainConfig, TerrainCo
                 // A preset written for 0.1's levels of detail: say what it means now.
                 field = "lod_distances".into();
                 message = LOD_DISTANCES_REPLACED.into();
+            } else if let Some(renamed) = renamed_key(&field, &message) {
+                message = renamed;
             }
             parse_error(position.line, position.col, field, message)
         })?;

@@ -1,36 +1,36 @@
-//! The look of the ground and the sea: [`TerrainColours`] (layers by height, slope, snow and
+//! The look of the ground and the sea: [`TerrainColors`] (layers by height, slope, snow and
 //! the erosion crease mask, with optional textures) and [`Water`]. Both the terrain material and
-//! the vertex-colour fallback read them; none of them shapes the mesh.
+//! the vertex-color fallback read them; none of them shapes the mesh.
 
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 
-/// How the ground is coloured: bands by height above sea level, rock where the ground is steep,
+/// How the ground is colored: bands by height above sea level, rock where the ground is steep,
 /// snow that settles on flat high ground, every boundary broken up by world-space noise; the
 /// erosion crease mask (when the noise has erosion) darkens gullies and lightens ridges.
 ///
 /// With a [`Water`], the ground within about a metre and a half of the waterline is wet:
 /// darker and glossier (the material only).
 ///
-/// Every colour is linear RGB, each channel 0 to 1. The terrain material evaluates these rules
-/// per pixel; the vertex-colour fallback ([`TerrainLook::VertexColours`]) per vertex, without
+/// Every color is linear RGB, each channel 0 to 1. The terrain material evaluates these rules
+/// per pixel; the vertex-color fallback ([`TerrainRenderMode::VertexColors`]) per vertex, without
 /// the edge noise, creases, detail and textures.
 ///
-/// [`TerrainLook::VertexColours`]: crate::TerrainLook::VertexColours
+/// [`TerrainRenderMode::VertexColors`]: crate::TerrainRenderMode::VertexColors
 #[derive(Reflect, Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[reflect(Default, Debug, Clone, PartialEq)]
 #[serde(default, deny_unknown_fields)]
-pub struct TerrainColours {
+pub struct TerrainColors {
     /// Sea bed, below `sea_level`. Default a dark silt.
     pub sea_bed: [f32; 3],
     /// Bands above sea level, in increasing `up_to` (at most [`MAX_BANDS`]); above the last,
-    /// its colour. Default sand to 3 m, grass to 60 m, heath above; bands must rise and be
+    /// its color. Default sand to 3 m, grass to 60 m, heath above; bands must rise and be
     /// finite.
     pub bands: Vec<HeightBand>,
     /// Metres over which neighbouring bands (and the sea bed and the first band) blend.
     /// Default 2; 0 to 10 000.
     pub band_blend: f32,
-    /// Colour of steep ground. Default a grey brown.
+    /// Color of steep ground. Default a grey brown.
     pub rock: [f32; 3],
     /// Slope, as `1 − normal.y` (0 flat, 1 vertical), where ground is fully rock. Default
     /// 0.35; 0 to 1.
@@ -50,18 +50,18 @@ pub struct TerrainColours {
     /// How strongly the erosion crease mask shows, 0 to 1: gullies darker and wetter, ridges
     /// lighter (the material only, when the noise has erosion). Default 0.7.
     pub creases: f32,
-    /// Close-up surface detail (the material only).
-    pub detail: GroundDetail,
+    /// The close-up grain of the surface (the material only).
+    pub grain: Grain,
     /// How much a textured layer's height (its albedo's alpha) sharpens its blend with its
     /// neighbour, 0 (plain blend) to 1: stones poke through sand before the sand fades.
     /// Default 0.5.
     pub height_blend: f32,
 }
 
-/// The most height bands in [`TerrainColours::bands`] (the material's layer table).
+/// The most height bands in [`TerrainColors::bands`] (the material's layer table).
 pub const MAX_BANDS: usize = 8;
 
-impl Default for TerrainColours {
+impl Default for TerrainColors {
     fn default() -> Self {
         // Sand, grass, heath; rock; snow on the hill tops.
         Self {
@@ -80,13 +80,13 @@ impl Default for TerrainColours {
             snow: Some(Snow::default()),
             edge_noise: EdgeNoise::default(),
             creases: 0.7,
-            detail: GroundDetail::default(),
+            grain: Grain::default(),
             height_blend: 0.5,
         }
     }
 }
 
-/// A colour for the ground up to a height.
+/// A color for the ground up to a height.
 #[derive(Reflect, Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[reflect(Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -94,7 +94,7 @@ pub struct HeightBand {
     /// The band covers heights up to this many metres above `sea_level`.
     pub up_to: f32,
     /// Linear RGB, each 0 to 1.
-    pub colour: [f32; 3],
+    pub color: [f32; 3],
     /// Perceptual roughness, 0 (mirror) to 1. Default 0.9.
     #[serde(default = "HeightBand::default_roughness")]
     pub roughness: f32,
@@ -104,11 +104,11 @@ pub struct HeightBand {
 }
 
 impl HeightBand {
-    /// The band up to `up_to` metres above sea level, in linear RGB `colour`, untextured.
-    pub const fn new(up_to: f32, colour: [f32; 3]) -> Self {
+    /// The band up to `up_to` metres above sea level, in linear RGB `color`, untextured.
+    pub const fn new(up_to: f32, color: [f32; 3]) -> Self {
         Self {
             up_to,
-            colour,
+            color,
             roughness: Self::default_roughness(),
             texture: None,
         }
@@ -125,7 +125,7 @@ impl HeightBand {
 #[serde(default, deny_unknown_fields)]
 pub struct Snow {
     /// Linear RGB, each 0 to 1. Default a blue-white.
-    pub colour: [f32; 3],
+    pub color: [f32; 3],
     /// Metres above sea level where snow is half in. Default 95; ±1 000 000.
     pub from: f32,
     /// Metres over which it fades in around `from`. Default 8; 0 to 10 000.
@@ -144,7 +144,7 @@ pub struct Snow {
 impl Default for Snow {
     fn default() -> Self {
         Self {
-            colour: [0.89, 0.911, 0.955],
+            color: [0.89, 0.911, 0.955],
             from: 95.0,
             blend: 8.0,
             max_slope: 0.25,
@@ -155,19 +155,19 @@ impl Default for Snow {
     }
 }
 
-/// An image drawn on a layer instead of its flat colour (multiplied by the colour, so white
+/// An image drawn on a layer instead of its flat color (multiplied by the color, so white
 /// keeps the image as it is).
 ///
 /// `albedo` and `normal` name images: first the names a game registered in
 /// [`TerrainTextures`](crate::TerrainTextures) (e.g. textures made in code), else asset paths.
 /// Every layer texture must be square, of the same size, in an 8-bit RGBA format; the albedo's
-/// alpha is the surface height used by [`TerrainColours::height_blend`] (opaque images blend
+/// alpha is the surface height used by [`TerrainColors::height_blend`] (opaque images blend
 /// plainly).
 #[derive(Reflect, Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[reflect(Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct LayerTexture {
-    /// The colour image (sRGB). Required, not empty.
+    /// The color image (sRGB). Required, not empty.
     pub albedo: String,
     /// An optional tangent-space normal map (linear, +Y up in the image's green channel).
     #[serde(default)]
@@ -206,7 +206,7 @@ impl Default for EdgeNoise {
     }
 }
 
-/// Close-up detail: a world-space noise that bumps the shading normal and varies the albedo,
+/// Grain, the close-up surface: a world-space noise that bumps the shading normal and varies the albedo,
 /// fading out with distance (no texture, so nothing tiles).
 ///
 /// Four octaves of bumps, from `size` down, each fading out before its cells shrink below a few
@@ -216,17 +216,17 @@ impl Default for EdgeNoise {
 #[derive(Reflect, Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[reflect(Default, Debug, Clone, PartialEq)]
 #[serde(default, deny_unknown_fields)]
-pub struct GroundDetail {
+pub struct Grain {
     /// How much the normal tilts and the albedo varies, 0 (smooth) to 1. Default 0.5.
     pub strength: f32,
     /// Metres across the finest bumps. Default 0.6; 0.01 to 100.
     pub size: f32,
-    /// Metres from the camera beyond which the fine detail is gone (it fades in over the
+    /// Metres from the camera beyond which the fine bumps are gone (it fades in over the
     /// nearer half). Default 150; 0 to 100 000.
     pub fade_distance: f32,
 }
 
-impl Default for GroundDetail {
+impl Default for Grain {
     fn default() -> Self {
         Self {
             strength: 0.5,
@@ -236,7 +236,7 @@ impl Default for GroundDetail {
     }
 }
 
-/// The sea: a surface at `sea_level` that follows the viewers, coloured by the depth of water
+/// The sea: a surface at `sea_level` that follows the viewers, colored by the depth of water
 /// under it, with a soft shoreline.
 #[derive(Reflect, Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[reflect(Default, Debug, Clone, PartialEq)]
@@ -253,7 +253,7 @@ pub struct Water {
     pub foam: f32,
     /// How strongly small waves bump the surface, 0 (a mirror) to 1. Default 0.4.
     pub waves: f32,
-    /// Linear RGB of the sky the surface reflects at grazing angles (match the clear colour).
+    /// Linear RGB of the sky the surface reflects at grazing angles (match the clear color).
     pub sky: [f32; 3],
 }
 

@@ -25,12 +25,13 @@
 //! | [`MAX_COLLIDER_CHUNKS`], [`MAX_COLLIDER_BYTES`] | colliders around one body | `collision.radius`, `collision.resolution` |
 //! | [`MAX_SCATTER_PER_CHUNK`] | candidates of one scatter layer in one cell | `scatter[i].spacing` |
 //! | [`MAX_SCATTER_IN_VIEW`] | instances in view over all layers | `scatter[i].density` |
-//! | [`MAX_SCATTER_LAYERS`], [`MAX_FAR_COLOURS`], [`MAX_BANDS`] | layers, far colours, height bands | `scatter`, `colours.bands` |
+//! | [`MAX_SCATTER_LAYERS`], [`MAX_FAR_COLORS`], [`MAX_BANDS`] | layers, far colors, height bands | `scatter`, `colors.bands` |
 //!
 //! At the defaults a view of 100 km validates (chunk size 64 m, 65 vertices a side).
 
 mod biome;
 mod collision;
+mod edits;
 mod loader;
 mod lod;
 mod look;
@@ -42,16 +43,18 @@ mod validate;
 pub use biome::{Biome, Climate, MAX_BIOMES};
 pub(crate) use biome::{CLIMATE_AXES, NODES_PER_SCALE};
 pub use collision::Collision;
+pub use edits::{
+    FixedStamp, MAX_PATH_POINTS, MAX_PATHS, MAX_STAMPS, PathOp, StampOp, StampShape, TerrainPath,
+    TerrainStamp,
+};
+pub(crate) use edits::{validate_fixed_stamp, validate_path, validate_position, validate_stamp};
 pub(crate) use loader::TerrainConfigLoader;
 pub use loader::{TerrainConfigLoadError, parse_config};
 pub(crate) use lod::{HYSTERESIS, REPLAN};
 pub use lod::{LodLayout, MAX_LOD, MIN_MORPH};
-pub use look::{
-    EdgeNoise, GroundDetail, HeightBand, LayerTexture, MAX_BANDS, Snow, TerrainColours, Water,
-};
-pub use scatter::{FarColour, MAX_FAR_COLOURS, MAX_SCATTER_LAYERS, ScatterLayer, SoftRange};
+pub use look::{EdgeNoise, Grain, HeightBand, LayerTexture, MAX_BANDS, Snow, TerrainColors, Water};
+pub use scatter::{FarColor, MAX_FAR_COLORS, MAX_SCATTER_LAYERS, ScatterLayer, SoftRange};
 pub use source::TerrainConfigSource;
-pub(crate) use source::{ColoursInMesh, TerrainConfigPlugin};
 pub use validate::{
     ConfigError, MAX_COLLIDER_BYTES, MAX_COLLIDER_CHUNKS, MAX_IN_FLIGHT_BYTES, MAX_MESH_BYTES,
     MAX_SCATTER_IN_VIEW, MAX_SCATTER_PER_CHUNK, MAX_UPLOAD_BYTES, MAX_VIEW_CHUNKS,
@@ -62,7 +65,7 @@ use bevy::prelude::*;
 use perlin_core::Fbm;
 use serde::{Deserialize, Serialize};
 
-/// The whole recipe of a terrain: noise, scale, chunking, streaming limits and colours.
+/// The whole recipe of a terrain: noise, scale, chunking, streaming limits and colors.
 ///
 /// Every field has a default, so a `.terrain.ron` file names only what it changes:
 ///
@@ -78,8 +81,8 @@ use serde::{Deserialize, Serialize};
 /// - **what shapes the mesh**: `seed`, `noise`, `height_scale`, `chunk_size`,
 ///   `chunk_resolution`, `skirt_depth`, `climate`, `biomes`: changing one rebuilds every chunk (a new
 ///   [`ActiveTerrainConfig::generation`]);
-/// - **the look**: `colours`, `sea_level`, `water`: the material follows at once (with
-///   [`TerrainLook::VertexColours`](crate::TerrainLook::VertexColours) they are in the mesh, and
+/// - **the look**: `colors`, `sea_level`, `water`: the material follows at once (with
+///   [`TerrainRenderMode::VertexColors`](crate::TerrainRenderMode::VertexColors) they are in the mesh, and
 ///   a change rebuilds every chunk);
 /// - **what is scattered**: `scatter`: the instances of the chunks in view are placed again;
 /// - **how it streams**: `view_distance`, `lod_distance`, `max_tasks_in_flight`,
@@ -130,18 +133,18 @@ pub struct TerrainConfig {
     /// to 256 (and at most [`MAX_UPLOAD_BYTES`]). Default 4.
     pub max_uploads_per_frame: u32,
     /// Height of the water surface in metres (±1 000 000); below it the ground takes the
-    /// sea-bed colour. Default −12.
+    /// sea-bed color. Default −12.
     pub sea_level: f32,
     /// Depth in metres of the skirts hung from chunk edges, which hide any crack between levels
     /// of detail while chunks are being replaced; `None` picks 5% of `height_scale` plus two
     /// vertex spacings of the chunk's level (the default); otherwise 0 to 100 000.
     pub skirt_depth: Option<f32>,
-    /// Ground colours by height, slope, snow and creases.
-    pub colours: TerrainColours,
-    /// The sea surface at `sea_level`; `None` for dry land (the sea bed colour still shows
+    /// Ground colors by height, slope, snow and creases.
+    pub colors: TerrainColors,
+    /// The sea surface at `sea_level`; `None` for dry land (the sea bed color still shows
     /// below `sea_level`).
     pub water: Option<Water>,
-    /// The physics colliders around `TerrainCollider` entities (with the `avian` feature;
+    /// The physics colliders around `TerrainColliderAnchor` entities (with the `avian` feature;
     /// ignored without it).
     pub collision: Collision,
     /// Objects placed on the ground by rules (at most [`MAX_SCATTER_LAYERS`] layers).
@@ -151,10 +154,10 @@ pub struct TerrainConfig {
     /// [`FixedStamp`](crate::FixedStamp), [`TerrainStamp`](crate::TerrainStamp)). A change
     /// rebuilds only the chunks, colliders and scatter of the areas of the stamps that changed.
     /// Default none.
-    pub stamps: Vec<crate::FixedStamp>,
+    pub stamps: Vec<FixedStamp>,
     /// A designer's fixed roads and channels (at most [`MAX_PATHS`](crate::MAX_PATHS); see
     /// [`TerrainPath`](crate::TerrainPath)). Rebuilt like `stamps`. Default none.
-    pub paths: Vec<crate::TerrainPath>,
+    pub paths: Vec<TerrainPath>,
     /// The climate fields that choose the biomes (unused without `biomes`).
     pub climate: Climate,
     /// The biomes (at most [`MAX_BIOMES`]): each brings its own ground (noise, height scale,
@@ -182,7 +185,7 @@ impl Default for TerrainConfig {
             max_uploads_per_frame: 4,
             sea_level: -12.0,
             skirt_depth: None,
-            colours: TerrainColours::default(),
+            colors: TerrainColors::default(),
             water: Some(Water::default()),
             collision: Collision::default(),
             scatter: Vec::new(),
@@ -200,7 +203,7 @@ impl Default for TerrainConfig {
 pub struct ConfigChanges {
     /// What shapes the mesh: seed, noise, heights, chunk geometry, skirts.
     pub mesh: bool,
-    /// The ground's colours and the sea level.
+    /// The ground's colors and the sea level.
     pub look: bool,
     /// View distance, levels of detail, budgets, collision.
     pub streaming: bool,
@@ -231,7 +234,7 @@ impl TerrainConfig {
             max_uploads_per_frame,
             sea_level,
             skirt_depth,
-            colours,
+            colors,
             water,
             collision,
             scatter,
@@ -254,13 +257,13 @@ impl TerrainConfig {
                 || *chunk_size != old.chunk_size
                 || *chunk_resolution != old.chunk_resolution
                 || *skirt_depth != old.skirt_depth,
-            look: *colours != old.colours
+            look: *colors != old.colors
                 || *sea_level != old.sea_level
                 || *water != old.water
                 || biomes
                     .iter()
                     .zip(&old.biomes)
-                    .any(|(a, b)| a.colours != b.colours || a.water != b.water),
+                    .any(|(a, b)| a.colors != b.colors || a.water != b.water),
             scatter: *scatter != old.scatter,
             streaming: *view_distance != old.view_distance
                 || *lod_distance != old.lod_distance

@@ -9,8 +9,8 @@
 //! floats come back bit for bit.
 
 use super::{
-    Biome, Climate, Collision, EdgeNoise, GroundDetail, ScatterLayer, Snow, TerrainColours,
-    TerrainConfig, Water,
+    Biome, Climate, Collision, EdgeNoise, Grain, ScatterLayer, Snow, TerrainColors, TerrainConfig,
+    Water,
 };
 use perlin_core::{Erosion, Fbm};
 use serde::Serialize;
@@ -110,7 +110,7 @@ impl Fields for TerrainConfig {
             max_uploads_per_frame: _,
             sea_level: _,
             skirt_depth: _,
-            colours,
+            colors,
             water,
             collision,
             scatter,
@@ -131,8 +131,8 @@ impl Fields for TerrainConfig {
         if *water != d.water {
             out.optional("water", water);
         }
-        if *colours != d.colours {
-            out.nested("colours", colours);
+        if *colors != d.colors {
+            out.nested("colors", colors);
         }
         if *collision != d.collision {
             out.nested("collision", collision);
@@ -163,7 +163,7 @@ impl Fields for Biome {
             out.nested("noise", &self.noise);
         }
         fields!(out, self, d;
-            leaf height_scale, leaf height_offset, optional colours, optional water);
+            leaf height_scale, leaf height_offset, optional colors, optional water);
     }
 }
 
@@ -186,13 +186,13 @@ impl Fields for Erosion {
     }
 }
 
-impl Fields for TerrainColours {
+impl Fields for TerrainColors {
     fn write_fields(&self, out: &mut Out) {
-        let d = TerrainColours::default();
+        let d = TerrainColors::default();
         fields!(out, self, d;
             leaf sea_bed, leaf bands, leaf band_blend, leaf rock, leaf rock_slope, leaf rock_blend,
             leaf rock_roughness, leaf rock_texture, optional snow, nested edge_noise,
-            leaf creases, nested detail, leaf height_blend);
+            leaf creases, nested grain, leaf height_blend);
     }
 }
 
@@ -200,7 +200,7 @@ impl Fields for Snow {
     fn write_fields(&self, out: &mut Out) {
         let d = Snow::default();
         fields!(out, self, d;
-            leaf colour, leaf from, leaf blend, leaf max_slope, leaf slope_blend, leaf roughness,
+            leaf color, leaf from, leaf blend, leaf max_slope, leaf slope_blend, leaf roughness,
             leaf texture);
     }
 }
@@ -212,9 +212,9 @@ impl Fields for EdgeNoise {
     }
 }
 
-impl Fields for GroundDetail {
+impl Fields for Grain {
     fn write_fields(&self, out: &mut Out) {
-        let d = GroundDetail::default();
+        let d = Grain::default();
         fields!(out, self, d; leaf strength, leaf size, leaf fade_distance);
     }
 }
@@ -239,7 +239,7 @@ impl Fields for ScatterLayer {
         fields!(out, self, d;
             leaf name, leaf density, leaf spacing, leaf height, leaf slope, leaf creases,
             leaf scale, leaf rotation, leaf tilt, leaf align_to_normal, leaf sink,
-            leaf view_distance, leaf far_colour, leaf biomes);
+            leaf view_distance, leaf far_color, leaf biomes);
     }
 }
 
@@ -261,7 +261,7 @@ impl TerrainConfig {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{FarColour, HeightBand, LayerTexture, SoftRange, parse_config};
+    use super::super::{FarColor, HeightBand, LayerTexture, SoftRange, parse_config};
     use super::*;
     use perlin_core::{BaseNoise, DomainWarp, Fade, FractalMode, Hashing, Interpolation};
 
@@ -305,11 +305,11 @@ mod tests {
             erosion(c).slope_onset = 1.0
         }),
         ("noise.erosion.preserve", |c| erosion(c).preserve = 0.5),
-        ("colours.sea_bed", |c| c.colours.sea_bed = [0.1, 0.2, 0.3]),
-        ("colours.bands", |c| {
-            c.colours.bands.push(HeightBand {
+        ("colors.sea_bed", |c| c.colors.sea_bed = [0.1, 0.2, 0.3]),
+        ("colors.bands", |c| {
+            c.colors.bands.push(HeightBand {
                 up_to: 2.0e9,
-                colour: [0.5, 0.5, 0.5],
+                color: [0.5, 0.5, 0.5],
                 roughness: 0.7,
                 texture: Some(LayerTexture {
                     albedo: "gravel".into(),
@@ -318,42 +318,38 @@ mod tests {
                 }),
             })
         }),
-        ("colours.band_blend", |c| c.colours.band_blend = 3.0),
-        ("colours.rock", |c| c.colours.rock = [0.3, 0.3, 0.3]),
-        ("colours.rock_slope", |c| c.colours.rock_slope = 0.5),
-        ("colours.rock_blend", |c| c.colours.rock_blend *= 2.0),
-        ("colours.rock_roughness", |c| c.colours.rock_roughness = 0.5),
-        ("colours.rock_texture", |c| {
-            c.colours.rock_texture = texture("rock")
+        ("colors.band_blend", |c| c.colors.band_blend = 3.0),
+        ("colors.rock", |c| c.colors.rock = [0.3, 0.3, 0.3]),
+        ("colors.rock_slope", |c| c.colors.rock_slope = 0.5),
+        ("colors.rock_blend", |c| c.colors.rock_blend *= 2.0),
+        ("colors.rock_roughness", |c| c.colors.rock_roughness = 0.5),
+        ("colors.rock_texture", |c| {
+            c.colors.rock_texture = texture("rock")
         }),
-        ("colours.snow", |c| c.colours.snow = None),
-        ("colours.snow.colour", |c| snow(c).colour = [0.8, 0.8, 0.9]),
-        ("colours.snow.from", |c| snow(c).from = 321.0),
-        ("colours.snow.blend", |c| snow(c).blend = 20.0),
-        ("colours.snow.max_slope", |c| snow(c).max_slope = 0.5),
-        ("colours.snow.slope_blend", |c| snow(c).slope_blend = 0.2),
-        ("colours.snow.roughness", |c| snow(c).roughness = 0.3),
-        ("colours.snow.texture", |c| {
-            snow(c).texture = texture("snow")
+        ("colors.snow", |c| c.colors.snow = None),
+        ("colors.snow.color", |c| snow(c).color = [0.8, 0.8, 0.9]),
+        ("colors.snow.from", |c| snow(c).from = 321.0),
+        ("colors.snow.blend", |c| snow(c).blend = 20.0),
+        ("colors.snow.max_slope", |c| snow(c).max_slope = 0.5),
+        ("colors.snow.slope_blend", |c| snow(c).slope_blend = 0.2),
+        ("colors.snow.roughness", |c| snow(c).roughness = 0.3),
+        ("colors.snow.texture", |c| snow(c).texture = texture("snow")),
+        ("colors.edge_noise.height", |c| {
+            c.colors.edge_noise.height *= 2.0
         }),
-        ("colours.edge_noise.height", |c| {
-            c.colours.edge_noise.height *= 2.0
+        ("colors.edge_noise.slope", |c| {
+            c.colors.edge_noise.slope *= 0.5
         }),
-        ("colours.edge_noise.slope", |c| {
-            c.colours.edge_noise.slope *= 0.5
+        ("colors.edge_noise.size", |c| {
+            c.colors.edge_noise.size *= 2.0
         }),
-        ("colours.edge_noise.size", |c| {
-            c.colours.edge_noise.size *= 2.0
+        ("colors.creases", |c| c.colors.creases = 0.25),
+        ("colors.grain.strength", |c| c.colors.grain.strength *= 0.5),
+        ("colors.grain.size", |c| c.colors.grain.size *= 2.0),
+        ("colors.grain.fade_distance", |c| {
+            c.colors.grain.fade_distance *= 2.0
         }),
-        ("colours.creases", |c| c.colours.creases = 0.25),
-        ("colours.detail.strength", |c| {
-            c.colours.detail.strength *= 0.5
-        }),
-        ("colours.detail.size", |c| c.colours.detail.size *= 2.0),
-        ("colours.detail.fade_distance", |c| {
-            c.colours.detail.fade_distance *= 2.0
-        }),
-        ("colours.height_blend", |c| c.colours.height_blend = 0.25),
+        ("colors.height_blend", |c| c.colors.height_blend = 0.25),
         ("water", |c| c.water = None),
         ("water.shallow", |c| water(c).shallow = [0.1, 0.4, 0.4]),
         ("water.deep", |c| water(c).deep = [0.0, 0.1, 0.2]),
@@ -401,10 +397,10 @@ mod tests {
         ("biomes[0].height_offset", |c| {
             c.biomes[0].height_offset = -50.0
         }),
-        ("biomes[0].colours", |c| {
-            c.biomes[0].colours = Some(TerrainColours {
+        ("biomes[0].colors", |c| {
+            c.biomes[0].colors = Some(TerrainColors {
                 band_blend: 3.0,
-                ..TerrainColours::default()
+                ..TerrainColors::default()
             })
         }),
         ("biomes[0].water", |c| c.biomes[0].water = None),
@@ -436,9 +432,9 @@ mod tests {
         ("scatter[0].view_distance", |c| {
             c.scatter[0].view_distance = 500.0
         }),
-        ("scatter[0].far_colour", |c| {
-            c.scatter[0].far_colour = Some(FarColour {
-                colour: [0.1, 0.2, 0.1],
+        ("scatter[0].far_color", |c| {
+            c.scatter[0].far_color = Some(FarColor {
+                color: [0.1, 0.2, 0.1],
                 cover: 0.5,
             })
         }),
@@ -461,7 +457,7 @@ mod tests {
     }
 
     fn snow(c: &mut TerrainConfig) -> &mut Snow {
-        c.colours.snow.get_or_insert_default()
+        c.colors.snow.get_or_insert_default()
     }
 
     fn water(c: &mut TerrainConfig) -> &mut Water {

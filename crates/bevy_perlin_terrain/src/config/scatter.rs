@@ -6,13 +6,13 @@ use serde::{Deserialize, Serialize};
 /// The most scatter layers in a config.
 pub const MAX_SCATTER_LAYERS: usize = 16;
 
-/// The most scatter layers with a [`FarColour`] (the terrain material's table).
-pub const MAX_FAR_COLOURS: usize = 4;
+/// The most scatter layers with a [`FarColor`] (the terrain material's table).
+pub const MAX_FAR_COLORS: usize = 4;
 
 /// One kind of object scattered over the terrain: where it may stand (height, slope, creases,
 /// each with soft edges), how densely and how far apart, how each instance varies, and how far
 /// from the viewers it is shown. The game says what it looks like by its `name` (see
-/// `ScatterLooks`).
+/// `ScatterVisuals`).
 ///
 /// ```ron
 /// scatter: [(
@@ -65,37 +65,37 @@ pub struct ScatterLayer {
     /// The layer is placed on the full-detail cells (`chunk_size` squares) within this many
     /// metres of a viewer. Default 400; 0 to the terrain's `view_distance`.
     pub view_distance: f32,
-    /// Beyond `view_distance`, the terrain material paints this colour where the layer's rules
+    /// Beyond `view_distance`, the terrain material paints this color where the layer's rules
     /// (height, slope, creases) would place it, so far hills are not bald (a forest's darker
-    /// canopy); `None` (the default) for nothing. At most [`MAX_FAR_COLOURS`] layers have one.
+    /// canopy); `None` (the default) for nothing. At most [`MAX_FAR_COLORS`] layers have one.
     /// With `biomes`, only in those biomes, thinning across their borders by their weight.
-    pub far_colour: Option<FarColour>,
+    pub far_color: Option<FarColor>,
     /// The biomes it grows in (names of the config's `biomes`), thinning across their borders
     /// with their weight: a candidate is kept with the sum of these biomes' weights there
     /// (times the other rules' weights). Empty (the default): everywhere.
     pub biomes: Vec<String>,
 }
 
-/// How a scatter layer shows beyond its view distance: a colour over the ground where its
+/// How a scatter layer shows beyond its view distance: a color over the ground where its
 /// rules would place it.
 ///
 /// ```ron
-/// far_colour: Some((colour: (0.02, 0.07, 0.02), cover: 0.85)),
+/// far_color: Some((color: (0.02, 0.07, 0.02), cover: 0.85)),
 /// ```
 #[derive(Reflect, Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[reflect(Default, Debug, Clone, PartialEq)]
 #[serde(default, deny_unknown_fields)]
-pub struct FarColour {
+pub struct FarColor {
     /// Linear RGB, each 0 to 1. Default a dark green.
-    pub colour: [f32; 3],
+    pub color: [f32; 3],
     /// How much of the ground it covers where the rules hold fully, 0 to 1. Default 0.85.
     pub cover: f32,
 }
 
-impl Default for FarColour {
+impl Default for FarColor {
     fn default() -> Self {
         Self {
-            colour: [0.02, 0.06, 0.02],
+            color: [0.02, 0.06, 0.02],
             cover: 0.85,
         }
     }
@@ -124,7 +124,7 @@ impl Default for ScatterLayer {
             align_to_normal: false,
             sink: 0.0,
             view_distance: 400.0,
-            far_colour: None,
+            far_color: None,
             biomes: Vec::new(),
         }
     }

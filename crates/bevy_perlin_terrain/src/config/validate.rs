@@ -3,8 +3,8 @@
 //! frame or the memory can hold.
 
 use super::{
-    Biome, CLIMATE_AXES, LayerTexture, MAX_BANDS, MAX_BIOMES, MAX_FAR_COLOURS, MAX_LOD,
-    MAX_SCATTER_LAYERS, MIN_MORPH, ScatterLayer, SoftRange, TerrainColours, TerrainConfig, Water,
+    Biome, CLIMATE_AXES, LayerTexture, MAX_BANDS, MAX_BIOMES, MAX_FAR_COLORS, MAX_LOD,
+    MAX_SCATTER_LAYERS, MIN_MORPH, ScatterLayer, SoftRange, TerrainColors, TerrainConfig, Water,
 };
 use perlin_core::FieldError;
 
@@ -30,11 +30,11 @@ pub const MAX_IN_FLIGHT_BYTES: u64 = 512 << 20;
 /// upload.
 pub const MAX_UPLOAD_BYTES: u64 = 64 << 20;
 
-/// The most chunks that may have a collider around one `TerrainCollider` entity (about
+/// The most chunks that may have a collider around one `TerrainColliderAnchor` entity (about
 /// π · (radius / chunk_size + 1.5)²).
 pub const MAX_COLLIDER_CHUNKS: usize = 1024;
 
-/// The most memory the colliders around one `TerrainCollider` entity may take, in bytes
+/// The most memory the colliders around one `TerrainColliderAnchor` entity may take, in bytes
 /// (256 MiB; about 8 bytes per height sample).
 pub const MAX_COLLIDER_BYTES: u64 = 256 << 20;
 
@@ -47,7 +47,7 @@ pub const MAX_SCATTER_PER_CHUNK: usize = 1 << 18;
 pub const MAX_SCATTER_IN_VIEW: usize = 400_000;
 
 /// Bytes of a chunk mesh of `n × n` vertices with skirts, at most: 72 per vertex (position,
-/// normal, UV, crease mask, morph target, colour), and 2 or 4 per index.
+/// normal, UV, crease mask, morph target, color), and 2 or 4 per index.
 pub(crate) fn chunk_mesh_bytes(n: u64) -> u64 {
     let vertices = n * n + 4 * n;
     let indices = 6 * (n - 1) * (n - 1) + 48 * (n - 1);
@@ -109,8 +109,8 @@ fn validate_biome(b: &Biome, before: &[Biome]) -> Result<(), ConfigError> {
         1e5,
         "finite, -100000 to 100000",
     )?;
-    if let Some(colours) = &b.colours {
-        validate_colours(colours)?;
+    if let Some(colors) = &b.colors {
+        validate_colors(colors)?;
     }
     if let Some(water) = &b.water {
         validate_water(water)?;
@@ -189,7 +189,7 @@ fn climate_gap(biomes: &[Biome]) -> Result<(), ConfigError> {
     Ok(())
 }
 
-fn colour(field: &str, c: [f32; 3]) -> Result<(), ConfigError> {
+fn color(field: &str, c: [f32; 3]) -> Result<(), ConfigError> {
     FieldError::require(
         c.iter().all(|v| v.is_finite() && (0.0..=1.0).contains(v)),
         field,
@@ -223,17 +223,17 @@ fn texture(field: &str, texture: &Option<LayerTexture>) -> Result<(), ConfigErro
     )
 }
 
-fn validate_colours(c: &TerrainColours) -> Result<(), ConfigError> {
-    colour("colours.sea_bed", c.sea_bed)?;
+fn validate_colors(c: &TerrainColors) -> Result<(), ConfigError> {
+    color("colors.sea_bed", c.sea_bed)?;
     FieldError::require(
         c.bands.len() <= MAX_BANDS,
-        "colours.bands",
+        "colors.bands",
         c.bands.len(),
         &format!("at most {MAX_BANDS} bands"),
     )?;
     let mut previous = f32::NEG_INFINITY;
     for (i, band) in c.bands.iter().enumerate() {
-        let field = format!("colours.bands[{i}]");
+        let field = format!("colors.bands[{i}]");
         FieldError::require(
             band.up_to.is_finite() && band.up_to > previous,
             &format!("{field}.up_to"),
@@ -241,56 +241,56 @@ fn validate_colours(c: &TerrainColours) -> Result<(), ConfigError> {
             "finite and increasing",
         )?;
         previous = band.up_to;
-        colour(&format!("{field}.colour"), band.colour)?;
+        color(&format!("{field}.color"), band.color)?;
         unit(&format!("{field}.roughness"), band.roughness)?;
         texture(&format!("{field}.texture"), &band.texture)?;
     }
-    metres("colours.band_blend", c.band_blend, 1e4)?;
-    colour("colours.rock", c.rock)?;
-    unit("colours.rock_slope", c.rock_slope)?;
-    unit("colours.rock_blend", c.rock_blend)?;
-    unit("colours.rock_roughness", c.rock_roughness)?;
-    texture("colours.rock_texture", &c.rock_texture)?;
+    metres("colors.band_blend", c.band_blend, 1e4)?;
+    color("colors.rock", c.rock)?;
+    unit("colors.rock_slope", c.rock_slope)?;
+    unit("colors.rock_blend", c.rock_blend)?;
+    unit("colors.rock_roughness", c.rock_roughness)?;
+    texture("colors.rock_texture", &c.rock_texture)?;
     if let Some(snow) = &c.snow {
-        colour("colours.snow.colour", snow.colour)?;
+        color("colors.snow.color", snow.color)?;
         range(
-            "colours.snow.from",
+            "colors.snow.from",
             snow.from,
             -1e6,
             1e6,
             "finite, -1000000 to 1000000",
         )?;
-        metres("colours.snow.blend", snow.blend, 1e4)?;
-        unit("colours.snow.max_slope", snow.max_slope)?;
-        unit("colours.snow.slope_blend", snow.slope_blend)?;
-        unit("colours.snow.roughness", snow.roughness)?;
-        texture("colours.snow.texture", &snow.texture)?;
+        metres("colors.snow.blend", snow.blend, 1e4)?;
+        unit("colors.snow.max_slope", snow.max_slope)?;
+        unit("colors.snow.slope_blend", snow.slope_blend)?;
+        unit("colors.snow.roughness", snow.roughness)?;
+        texture("colors.snow.texture", &snow.texture)?;
     }
-    metres("colours.edge_noise.height", c.edge_noise.height, 1e4)?;
-    unit("colours.edge_noise.slope", c.edge_noise.slope)?;
+    metres("colors.edge_noise.height", c.edge_noise.height, 1e4)?;
+    unit("colors.edge_noise.slope", c.edge_noise.slope)?;
     range(
-        "colours.edge_noise.size",
+        "colors.edge_noise.size",
         c.edge_noise.size,
         0.1,
         1e5,
         "finite, 0.1 to 100000 metres",
     )?;
-    unit("colours.creases", c.creases)?;
-    unit("colours.detail.strength", c.detail.strength)?;
+    unit("colors.creases", c.creases)?;
+    unit("colors.grain.strength", c.grain.strength)?;
     range(
-        "colours.detail.size",
-        c.detail.size,
+        "colors.grain.size",
+        c.grain.size,
         0.01,
         100.0,
         "finite, 0.01 to 100 metres",
     )?;
-    metres("colours.detail.fade_distance", c.detail.fade_distance, 1e5)?;
-    unit("colours.height_blend", c.height_blend)
+    metres("colors.grain.fade_distance", c.grain.fade_distance, 1e5)?;
+    unit("colors.height_blend", c.height_blend)
 }
 
 fn validate_water(w: &Water) -> Result<(), ConfigError> {
-    colour("water.shallow", w.shallow)?;
-    colour("water.deep", w.deep)?;
+    color("water.shallow", w.shallow)?;
+    color("water.deep", w.deep)?;
     range(
         "water.depth",
         w.depth,
@@ -300,7 +300,7 @@ fn validate_water(w: &Water) -> Result<(), ConfigError> {
     )?;
     metres("water.foam", w.foam, 100.0)?;
     unit("water.waves", w.waves)?;
-    colour("water.sky", w.sky)
+    color("water.sky", w.sky)
 }
 
 fn soft_range(field: &str, r: &SoftRange, low: f32, high: f32) -> Result<(), ConfigError> {
@@ -387,9 +387,9 @@ fn validate_scatter_layer(
         view_distance,
         &format!("finite, 0 to the terrain's view_distance ({view_distance})"),
     )?;
-    if let Some(far) = &l.far_colour {
-        colour(&format!("{field}.far_colour.colour"), far.colour)?;
-        unit(&format!("{field}.far_colour.cover"), far.cover)?;
+    if let Some(far) = &l.far_color {
+        color(&format!("{field}.far_color.color"), far.color)?;
+        unit(&format!("{field}.far_color.cover"), far.cover)?;
     }
     Ok(())
 }
@@ -484,7 +484,7 @@ impl TerrainConfig {
         if let Some(d) = self.skirt_depth {
             range("skirt_depth", d, 0.0, 1e5, "finite, 0 to 100000")?;
         }
-        validate_colours(&self.colours)?;
+        validate_colors(&self.colors)?;
         if let Some(water) = &self.water {
             validate_water(water)?;
         }
@@ -569,11 +569,11 @@ impl TerrainConfig {
             &format!("at most {} paths", crate::MAX_PATHS),
         )?;
         for (i, stamp) in self.stamps.iter().enumerate() {
-            crate::edit::validate_fixed_stamp(stamp)
+            super::edits::validate_fixed_stamp(stamp)
                 .map_err(|e| e.within(&format!("stamps[{i}]")))?;
         }
         for (i, path) in self.paths.iter().enumerate() {
-            crate::edit::validate_path(path).map_err(|e| e.within(&format!("paths[{i}]")))?;
+            super::edits::validate_path(path).map_err(|e| e.within(&format!("paths[{i}]")))?;
         }
         Ok(())
     }
@@ -617,13 +617,13 @@ impl TerrainConfig {
         let far = self
             .scatter
             .iter()
-            .filter(|l| l.far_colour.is_some())
+            .filter(|l| l.far_color.is_some())
             .count();
         FieldError::require(
-            far <= MAX_FAR_COLOURS,
+            far <= MAX_FAR_COLORS,
             "scatter",
-            format!("{far} layers with a far_colour"),
-            &format!("at most {MAX_FAR_COLOURS} layers with a far_colour"),
+            format!("{far} layers with a far_color"),
+            &format!("at most {MAX_FAR_COLORS} layers with a far_color"),
         )?;
         let mut in_view = 0.0;
         for (i, layer) in self.scatter.iter().enumerate() {

@@ -1,16 +1,18 @@
 //! The edit system: collects the config's and the components' stamps and paths, in their order,
-//! into new [`GroundEdits`] when any changed, and has the chunks, colliders and scatter cells of
-//! the areas that changed rebuilt.
+//! into new [`GroundEdits`] when any changed, and announces the areas that changed
+//! ([`TerrainGroundChanged`]), which the chunks, colliders and scatter each rebuild.
 
-use super::index::GroundEdits;
-use super::modifier::Modifier;
-use super::resolve::{config_modifiers, flat_axes, path_modifier, stamp_modifier};
-use super::resolve::{validate_path, validate_position, validate_stamp};
-use super::{TerrainPath, TerrainStamp};
-use crate::ground::{ActiveTerrainConfig, TerrainSampler};
-use crate::scatter::ScatterRegistry;
+use crate::config::{
+    ConfigError, TerrainConfig, TerrainPath, TerrainStamp, validate_path, validate_position,
+    validate_stamp,
+};
+use crate::ground::{
+    ActiveTerrainConfig, GroundEdits, Modifier, TerrainGroundChanged, TerrainSampler,
+    config_modifiers, flat_axes, path_modifier, stamp_modifier,
+};
 use crate::space::{Bounds, PlacementQuery, current_affine, root_space};
-use crate::stream::{ChunkRegistry, TerrainRoot};
+use crate::stream::TerrainRoot;
+use bevy::math::Affine3A;
 use bevy::math::DVec2;
 use bevy::platform::collections::{HashMap, HashSet};
 use bevy::prelude::*;
@@ -65,6 +67,15 @@ type StampMoved = (
     )>,
 );
 
+/// What [`update_edits`] reads of a stamp entity.
+type StampItem<'a> = (
+    Entity,
+    &'a TerrainStamp,
+    &'a Transform,
+    &'a GlobalTransform,
+    bool,
+);
+
 /// Run condition of [`update_edits`]: whether a stamp or path came, went, changed or moved, the
 /// root moved, the config changed, or the sampler was replaced (a new config) since the last
 /// update. False on an idle frame.
@@ -94,9 +105,10 @@ pub(super) fn edits_may_have_changed(
 }
 
 /// Collects every stamp and path in its order (see the module `edit`); where one came, went or
-/// changed, puts new [`GroundEdits`] in the sampler and has the chunks (every level), colliders
-/// and scatter cells of the area it covers (old and new) rebuilt, each old one staying until its
-/// replacement is ready. An invalid component is left out, with a warning naming the entity.
+/// changed, puts new [`GroundEdits`] in the sampler and writes [`TerrainGroundChanged`] with the
+/// area each covers (old and new), so that the chunks (every level), colliders and scatter
+/// cells there are rebuilt, each old one staying until its replacement is ready. An invalid
+/// component is left out, with a warning naming the entity.
 pub(super) fn update_edits(
     mut state: ResMut<EditState>,
     active: Option<Res<ActiveTerrainConfig>>,
@@ -109,46 +121,55 @@ pub(super) fn update_edits(
         Has<ChildOf>,
     )>,
     paths: Query<(Entity, &TerrainPath)>,
+    root: Query<Entity, With<TerrainRoot>>,
     roots: PlacementQuery<With<TerrainRoot>>,
-    chunks: Option<ResMut<ChunkRegistry>>,
-    scatter: Option<ResMut<ScatterRegistry>>,
-    #[cfg(feature = "avian")] colliders: Option<ResMut<crate::collider::TerrainColliders>>,
+    mut changed: MessageWriter<TerrainGroundChanged>,
 ) {
     let (Some(active), Some(mut sampler)) = (active, sampler) else {
         return;
     };
     let state = &mut *state;
     state.counts = (stamps.iter().len(), paths.iter().len());
-
-    // The order of addition: new entities in entity order, after every earlier one.
-    let present: HashSet<Entity> = stamps
-        .iter()
-        .map(|(e, ..)| e)
-        .chain(paths.iter().map(|(e, _)| e))
-        .collect();
-    state.added.retain(|e, _| present.contains(e));
-    state.warned.retain(|e| present.contains(e));
-    let mut fresh: Vec<Entity> = present
-        .iter()
-        .copied()
-        .filter(|e| !state.added.contains_key(e))
-        .collect();
-    fresh.sort_unstable();
-    for e in fresh {
-        state.added.insert(e, state.next);
-        state.next += 1;
+    state.number_new(
+        stamps
+            .iter()
+            .map(|(e, ..)| e)
+            .chain(paths.iter().map(|(e, _)| e)),
+    );
+    let to_root = root_space(root.iter().next(), &roots);
+    let (next, warnings) = collect(state, active.config(), &paths, stamps.iter(), to_root);
+    state.warn_once(warnings, &next);
+    let areas = state.put_in_force(next);
+    if sampler.edits().version() != state.edits.version() {
+        sampler.set_edits(state.edits.clone());
     }
-    let order = |e: &Entity| state.added.get(e).copied().unwrap_or(u64::MAX);
+    if !areas.is_empty() {
+        changed.write(TerrainGroundChanged {
+            areas: areas.iter().map(Bounds::covering_rect).collect(),
+        });
+    }
+}
 
+/// Every edit in the order they apply (the config's paths, the components' paths, the config's
+/// stamps, the components' stamps; components in the order they were added), and the
+/// components left out as invalid, with why.
+fn collect<'a>(
+    state: &EditState,
+    config: &TerrainConfig,
+    paths: &Query<(Entity, &TerrainPath)>,
+    stamps: impl Iterator<Item = StampItem<'a>>,
+    to_root: Affine3A,
+) -> (Vec<(Source, Modifier)>, Vec<(Entity, ConfigError)>) {
+    let order = |e: &Entity| state.added.get(e).copied().unwrap_or(u64::MAX);
+    let (config_paths, config_stamps) = config_modifiers(config);
     let mut next: Vec<(Source, Modifier)> = Vec::new();
-    let (config_paths, config_stamps) = config_modifiers(active.config());
+    let mut warnings = Vec::new();
     next.extend(
         config_paths
             .into_iter()
             .enumerate()
             .map(|(i, m)| (Source::ConfigPath(i), m)),
     );
-    let mut warnings = Vec::new();
     let mut component_paths: Vec<_> = paths.iter().collect();
     component_paths.sort_by_key(|(e, _)| order(e));
     for (entity, path) in component_paths {
@@ -163,74 +184,86 @@ pub(super) fn update_edits(
             .enumerate()
             .map(|(i, m)| (Source::ConfigStamp(i), m)),
     );
-    let to_root = root_space(chunks.as_ref().and_then(|c| c.root()), &roots);
-    let mut component_stamps: Vec<_> = stamps.iter().collect();
+    let mut component_stamps: Vec<_> = stamps.collect();
     component_stamps.sort_by_key(|(e, ..)| order(e));
     for (entity, stamp, local, global, parented) in component_stamps {
-        let placed = to_root * current_affine((local, global, parented));
-        let (_, rotation, at) = placed.to_scale_rotation_translation();
-        let checked = validate_position("Transform.translation", at)
-            .and_then(|()| validate_stamp(stamp).map_err(|e| e.within("TerrainStamp")));
-        match checked {
-            Ok(()) => {
-                let (axis_x, axis_z) = flat_axes(rotation);
-                let centre = DVec2::new(at.x as f64, at.z as f64);
-                let m = stamp_modifier(stamp, centre, at.y as f64, axis_x, axis_z);
-                next.push((Source::Stamp(entity), m));
-            }
+        match stamp_in_root(stamp, to_root * current_affine((local, global, parented))) {
+            Ok(m) => next.push((Source::Stamp(entity), m)),
             Err(e) => warnings.push((entity, e)),
         }
     }
-    for (entity, e) in warnings {
-        if state.warned.insert(entity) {
-            warn!("terrain edit on {entity} is left out: {e}");
-        }
-    }
-    let in_force: HashSet<Entity> = next
-        .iter()
-        .filter_map(|(s, _)| match s {
-            Source::Path(e) | Source::Stamp(e) => Some(*e),
-            _ => None,
-        })
-        .collect();
-    state.warned.retain(|e| !in_force.contains(e));
+    (next, warnings)
+}
 
-    // What changed: the area of every edit that came, went or is not what it was.
-    let mut areas: Vec<Bounds> = Vec::new();
-    let mut now: HashMap<Source, Modifier> = HashMap::default();
-    for (source, m) in &next {
-        match state.last.get(source) {
-            Some(old) if old == m => {}
-            Some(old) => areas.extend([old.bounds, m.bounds]),
-            None => areas.push(m.bounds),
-        }
-        now.insert(*source, m.clone());
-    }
-    areas.extend(
-        state
-            .last
+/// A component stamp placed by `placed` (its entity's transform in the root's space), checked.
+fn stamp_in_root(stamp: &TerrainStamp, placed: Affine3A) -> Result<Modifier, ConfigError> {
+    let (_, rotation, at) = placed.to_scale_rotation_translation();
+    validate_position("Transform.translation", at)?;
+    validate_stamp(stamp).map_err(|e| e.within("TerrainStamp"))?;
+    let (axis_x, axis_z) = flat_axes(rotation);
+    let centre = DVec2::new(at.x as f64, at.z as f64);
+    Ok(stamp_modifier(stamp, centre, at.y as f64, axis_x, axis_z))
+}
+
+impl EditState {
+    /// Forgets entities that are gone and numbers the new ones, in entity order, after every
+    /// earlier one: the order of addition.
+    fn number_new(&mut self, present: impl Iterator<Item = Entity>) {
+        let present: HashSet<Entity> = present.collect();
+        self.added.retain(|e, _| present.contains(e));
+        self.warned.retain(|e| present.contains(e));
+        let mut fresh: Vec<Entity> = present
             .iter()
-            .filter(|(s, _)| !now.contains_key(*s))
-            .map(|(_, m)| m.bounds),
-    );
-    if !areas.is_empty() {
-        state.edits = Arc::new(GroundEdits::new(next.into_iter().map(|(_, m)| m).collect()));
-        state.last = now;
+            .copied()
+            .filter(|e| !self.added.contains_key(e))
+            .collect();
+        fresh.sort_unstable();
+        for e in fresh {
+            self.added.insert(e, self.next);
+            self.next += 1;
+        }
     }
-    if sampler.edits().version() != state.edits.version() {
-        sampler.set_edits(state.edits.clone());
+
+    /// Warns once about each component left out, until it is in force again.
+    fn warn_once(&mut self, warnings: Vec<(Entity, ConfigError)>, next: &[(Source, Modifier)]) {
+        for (entity, e) in warnings {
+            if self.warned.insert(entity) {
+                warn!("terrain edit on {entity} is left out: {e}");
+            }
+        }
+        let in_force: HashSet<Entity> = next
+            .iter()
+            .filter_map(|(s, _)| match s {
+                Source::Path(e) | Source::Stamp(e) => Some(*e),
+                _ => None,
+            })
+            .collect();
+        self.warned.retain(|e| !in_force.contains(e));
     }
-    if areas.is_empty() {
-        return;
-    }
-    if let Some(mut chunks) = chunks {
-        chunks.invalidate(&areas);
-    }
-    if let Some(mut scatter) = scatter {
-        scatter.invalidate(&areas);
-    }
-    #[cfg(feature = "avian")]
-    if let Some(mut colliders) = colliders {
-        colliders.invalidate(&areas);
+
+    /// Puts `next` in force if it differs from the edits in force; returns the area of every
+    /// edit that came, went or is not what it was (empty: nothing changed).
+    fn put_in_force(&mut self, next: Vec<(Source, Modifier)>) -> Vec<Bounds> {
+        let mut areas: Vec<Bounds> = Vec::new();
+        let mut now: HashMap<Source, Modifier> = HashMap::default();
+        for (source, m) in &next {
+            match self.last.get(source) {
+                Some(old) if old == m => {}
+                Some(old) => areas.extend([old.bounds, m.bounds]),
+                None => areas.push(m.bounds),
+            }
+            now.insert(*source, m.clone());
+        }
+        areas.extend(
+            self.last
+                .iter()
+                .filter(|(s, _)| !now.contains_key(*s))
+                .map(|(_, m)| m.bounds),
+        );
+        if !areas.is_empty() {
+            self.edits = Arc::new(GroundEdits::new(next.into_iter().map(|(_, m)| m).collect()));
+            self.last = now;
+        }
+        areas
     }
 }

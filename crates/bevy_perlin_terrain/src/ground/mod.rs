@@ -1,17 +1,26 @@
-//! The ground: the config in force and what follows from it ([`ActiveTerrainConfig`],
-//! [`TerrainTables`], in `state.rs`), what the ground is made of (`recipe.rs`: the noise, or
+//! The ground: the config put in force (`apply.rs`, [`TerrainGroundPlugin`]) and what follows
+//! from it ([`ActiveTerrainConfig`], [`TerrainTables`], in `state.rs`), what the ground is made of (`recipe.rs`: the noise, or
 //! the biomes of `biomes.rs` chosen by the climate of `climate.rs`), the one code path from
 //! noise to heights, normals and creases (`samples.rs`), and the [`TerrainSampler`] that answers
 //! height queries with it (`sampler.rs`). Chunk meshes, colliders and scatter all read the ground through this module.
 
+mod apply;
 mod biomes;
+mod changed;
 mod climate;
+mod edits;
 mod recipe;
 mod sampler;
 mod samples;
 mod state;
 mod weights;
 
+pub(crate) use apply::ColorsInMesh;
+pub use apply::TerrainGroundPlugin;
+pub use changed::TerrainGroundChanged;
+pub(crate) use changed::{BuiltFromGround, rebuild_where_changed};
+pub use edits::GroundEdits;
+pub(crate) use edits::{Modifier, config_modifiers, flat_axes, path_modifier, stamp_modifier};
 pub(crate) use recipe::GroundRecipe;
 pub use sampler::TerrainSampler;
 pub(crate) use samples::GroundSamples;
@@ -20,4 +29,3 @@ pub(crate) use samples::GroundSamples;
 pub(crate) use samples::with_thread_samples;
 pub(crate) use samples::with_thread_samples_and_coarse;
 pub use state::{ActiveTerrainConfig, TerrainTables};
-pub(crate) use state::{NextGround, next_state};

@@ -1,10 +1,10 @@
 //! [`TerrainSampler`]: the terrain's height and normal anywhere, for placing objects, walking
 //! characters and keeping cameras above ground.
 
+use super::edits::{GroundEdits, config_edits};
 use super::recipe::GroundRecipe;
 use super::samples::with_thread_samples;
 use crate::config::TerrainConfig;
-use crate::edit::{GroundEdits, config_edits};
 use bevy::math::{DVec2, Vec2, Vec3};
 use bevy::prelude::*;
 use perlin_core::{Detail, Fbm, GridSpec, NoiseTables};

@@ -5,9 +5,9 @@
 //! bit.
 
 use super::biomes::Biomes;
+use super::edits::{GroundEdits, Touching, grid_bounds, is_every_other};
 use super::recipe::GroundRecipe;
 use super::weights::WeightWindow;
-use crate::edit::{GroundEdits, Touching, grid_bounds, is_every_other};
 use crate::space::Bounds;
 use bevy::math::Vec3;
 use perlin_core::{

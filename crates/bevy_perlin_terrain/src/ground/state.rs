@@ -2,6 +2,7 @@
 //! the seeded tables, the sampler. They change together, in [`next_state`], so they never
 //! disagree; outside the crate they are read-only.
 
+use super::changed::TerrainGroundChanged;
 use super::sampler::TerrainSampler;
 use crate::config::{ConfigChanges, TerrainConfig};
 use bevy::prelude::*;
@@ -72,12 +73,12 @@ pub(crate) struct NextGround {
     pub sampler: Option<TerrainSampler>,
 }
 
-/// The state after `config` replaces `previous` (or starts the terrain). `colours_in_mesh`:
-/// whether the chunk meshes carry vertex colours, so that a change of colours reshapes them.
+/// The state after `config` replaces `previous` (or starts the terrain). `colors_in_mesh`:
+/// whether the chunk meshes carry vertex colors, so that a change of colors reshapes them.
 pub(crate) fn next_state(
     config: TerrainConfig,
     previous: Option<(&ActiveTerrainConfig, &TerrainTables)>,
-    colours_in_mesh: bool,
+    colors_in_mesh: bool,
 ) -> NextGround {
     let Some((active, tables)) = previous else {
         let tables = Arc::new(NoiseTables::from_seed(config.seed));
@@ -100,7 +101,7 @@ pub(crate) fn next_state(
         };
     };
     let changes = config.changes_from(&active.config);
-    let reshaped = changes.mesh || (changes.look && colours_in_mesh);
+    let reshaped = changes.mesh || (changes.look && colors_in_mesh);
     let new_tables = (config.seed != tables.seed).then(|| TerrainTables {
         seed: config.seed,
         tables: Arc::new(NoiseTables::from_seed(config.seed)),
@@ -125,6 +126,8 @@ impl NextGround {
         }
         if let Some(sampler) = self.sampler {
             world.insert_resource(sampler);
+            // A new sampler: the config reshaped the ground (or it is the first).
+            world.write_message(TerrainGroundChanged::everywhere());
         }
         world.insert_resource(self.active);
     }

@@ -1,7 +1,7 @@
-//! The terrain's look when the app renders: the [`TerrainMaterial`] (per-pixel layers by height,
+//! How the terrain is drawn when the app renders: the [`TerrainMaterial`] (per-pixel layers by height,
 //! slope, snow and erosion creases, world-space edge noise and close-up detail, optional texture
 //! layers), the [`WaterMaterial`] on a sea surface that follows the viewers, and the
-//! vertex-colour fallback. The config's `colours` and `water` drive them, live.
+//! vertex-color fallback. The config's `colors` and `water` drive them, live.
 
 mod terrain_material;
 mod textures;
@@ -14,9 +14,10 @@ pub use water::{
     WaterMaterial, WaterMaterialExtension, WaterShading,
 };
 
-use crate::chunk::TerrainChunk;
+use crate::chunk::TerrainRenderMode;
 use crate::ground::ActiveTerrainConfig;
-use crate::sets::{TerrainLook, TerrainSystems};
+use crate::sets::TerrainSystems;
+use crate::stream::TerrainChunk;
 use crate::stream::{ChunkRegistry, TerrainRoot};
 use bevy::pbr::MaterialPlugin;
 use bevy::prelude::*;
@@ -30,22 +31,24 @@ use bevy::render::erased_render_asset::ErasedRenderAssetPlugin;
 #[derive(Resource, Reflect, Clone, Debug)]
 #[reflect(Resource, Debug)]
 pub struct TerrainMaterials {
-    /// The chunks' material with [`TerrainLook::Material`].
+    /// The chunks' material with [`TerrainRenderMode::Material`].
     pub terrain: Handle<TerrainMaterial>,
-    /// The chunks' material with [`TerrainLook::VertexColours`].
-    pub vertex_colours: Handle<StandardMaterial>,
+    /// The chunks' material with [`TerrainRenderMode::VertexColors`].
+    pub vertex_colors: Handle<StandardMaterial>,
     /// The sea's material.
     pub water: Handle<WaterMaterial>,
 }
 
-/// Which look the plugin was added with.
+/// Which render mode the plugin was added with.
 #[derive(Resource, Clone, Copy)]
-struct ActiveLook(TerrainLook);
+struct ActiveRenderMode(TerrainRenderMode);
 
-/// The material plugins, the shaders, and the systems that give chunks their material and keep
-/// it in step with the config. Does nothing in an app without a renderer.
-pub(crate) struct TerrainRenderPlugin {
-    pub look: TerrainLook,
+/// The part of [`PerlinTerrainPlugin`](crate::PerlinTerrainPlugin) that draws the terrain
+/// (feature `render`): the material plugins, the shaders, the sea, and the systems that give
+/// chunks their material and keep it in step with the config. Does nothing in an app without a
+/// renderer; left out, chunks get `Mesh3d` and no material.
+pub struct TerrainRenderPlugin {
+    pub(crate) render_mode: TerrainRenderMode,
 }
 
 /// Marks that the material plugins are in the app.
@@ -54,9 +57,9 @@ struct MaterialsAdded;
 
 impl Plugin for TerrainRenderPlugin {
     fn build(&self, app: &mut App) {
-        app.insert_resource(ActiveLook(self.look))
+        app.insert_resource(ActiveRenderMode(self.render_mode))
             .register_type::<TerrainMaterials>()
-            .register_type::<TerrainLook>()
+            .register_type::<TerrainRenderMode>()
             .add_plugins((textures::TerrainTexturesPlugin, water::TerrainWaterPlugin))
             .add_systems(
                 Update,
@@ -78,7 +81,7 @@ impl Plugin for TerrainRenderPlugin {
                     ),
                 )
                     .chain_ignore_deferred()
-                    .in_set(TerrainSystems::Look),
+                    .in_set(TerrainSystems::Materials),
             )
             .add_observer(material_for_new_chunk);
         // Where the renderer is already in the app, the material plugins go in now, with the
@@ -157,8 +160,8 @@ fn create_materials(
     let config = active.config();
     commands.insert_resource(TerrainMaterials {
         terrain: terrain.add(terrain_material::new_material(config)),
-        // White base colour: the vertex colours carry the ground's colour.
-        vertex_colours: standard.add(StandardMaterial {
+        // White base color: the vertex colors carry the ground's color.
+        vertex_colors: standard.add(StandardMaterial {
             base_color: Color::WHITE,
             perceptual_roughness: 0.92,
             metallic: 0.0,
@@ -169,14 +172,18 @@ fn create_materials(
     });
 }
 
-/// Gives `chunk` the material of the plugin's look.
-fn give_material(chunk: &mut EntityCommands, look: TerrainLook, materials: &TerrainMaterials) {
-    match look {
-        TerrainLook::Material => {
+/// Gives `chunk` the material of the plugin's render mode.
+fn give_material(
+    chunk: &mut EntityCommands,
+    render_mode: TerrainRenderMode,
+    materials: &TerrainMaterials,
+) {
+    match render_mode {
+        TerrainRenderMode::Material => {
             chunk.try_insert(MeshMaterial3d(materials.terrain.clone()));
         }
-        TerrainLook::VertexColours => {
-            chunk.try_insert(MeshMaterial3d(materials.vertex_colours.clone()));
+        TerrainRenderMode::VertexColors => {
+            chunk.try_insert(MeshMaterial3d(materials.vertex_colors.clone()));
         }
     }
 }
@@ -186,24 +193,24 @@ fn give_material(chunk: &mut EntityCommands, look: TerrainLook, materials: &Terr
 fn material_for_new_chunk(
     add: On<Add, TerrainChunk>,
     mut commands: Commands,
-    look: Res<ActiveLook>,
+    render_mode: Res<ActiveRenderMode>,
     materials: Option<Res<TerrainMaterials>>,
 ) {
     if let Some(materials) = materials {
-        give_material(&mut commands.entity(add.entity), look.0, &materials);
+        give_material(&mut commands.entity(add.entity), render_mode.0, &materials);
     }
 }
 
 /// Gives the chunks spawned before the materials existed their material.
 fn attach_material(
     mut commands: Commands,
-    look: Res<ActiveLook>,
+    render_mode: Res<ActiveRenderMode>,
     materials: Option<Res<TerrainMaterials>>,
     chunks: Query<Entity, ChunkWithoutMaterial>,
 ) {
     let Some(materials) = materials else { return };
     for entity in &chunks {
-        give_material(&mut commands.entity(entity), look.0, &materials);
+        give_material(&mut commands.entity(entity), render_mode.0, &materials);
     }
 }
 

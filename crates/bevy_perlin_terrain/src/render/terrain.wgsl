@@ -1,6 +1,6 @@
-// The terrain material's fragment shader: the ground's colour, roughness and shading normal
+// The terrain material's fragment shader: the ground's color, roughness and shading normal
 // from world position and the interpolated exact normal, then Bevy's PBR lighting, fog and
-// tonemapping. The layer rules are those of `ColourRamp` (the vertex-colour fallback), per pixel,
+// tonemapping. The layer rules are those of `ColorRamp` (the vertex-color fallback), per pixel,
 // with every boundary moved by world-space noise. In a world with biomes, each chunk vertex
 // carries the weights of the biomes its ground blends: the shader evaluates the look of each
 // biome that weighs in at a pixel and blends them by those weights.
@@ -99,7 +99,7 @@ fn tilt_from_above(layer: i32, uv: vec2<f32>, dx: vec2<f32>, dy: vec2<f32>, copy
     return t;
 }
 
-// Layer `k` of look `look` at `site`: its flat colour, times its texture when it has one.
+// Layer `k` of look `look` at `site`: its flat color, times its texture when it has one.
 fn layer(look: u32, k: u32, site: Site) -> Ground {
     let entry = shading.looks[look].layers[k];
     var ground = Ground(entry.rgb, entry.a, 0.5, vec3(0.0));
@@ -113,12 +113,12 @@ fn layer(look: u32, k: u32, site: Site) -> Ground {
     let dx = site.dpdx * s;
     let dy = site.dpdy * s;
     let a = i32(texture.x);
-    var colour = vec4(0.0);
-    if w.y > 0.0 { colour += w.y * albedo_from_above(a, p.xz, dx.xz, dy.xz, site.copy); }
-    if w.x > 0.0 { colour += w.x * sample_albedo(a, p.zy, dx.zy, dy.zy); }
-    if w.z > 0.0 { colour += w.z * sample_albedo(a, p.xy, dx.xy, dy.xy); }
-    ground.albedo *= colour.rgb;
-    ground.height = colour.a;
+    var color = vec4(0.0);
+    if w.y > 0.0 { color += w.y * albedo_from_above(a, p.xz, dx.xz, dy.xz, site.copy); }
+    if w.x > 0.0 { color += w.x * sample_albedo(a, p.zy, dx.zy, dy.zy); }
+    if w.z > 0.0 { color += w.z * sample_albedo(a, p.xy, dx.xy, dy.xy); }
+    ground.albedo *= color.rgb;
+    ground.height = color.a;
     let n = i32(texture.y);
     if n >= 0 {
         // Each projection's normal map tilts the normal along its own image axes.
@@ -176,7 +176,7 @@ fn resolvable(frequency: f32, footprint: f32) -> f32 {
 }
 
 // What a look puts on the ground at a pixel: its layers blended, how much of it is rock (the
-// detail bumps are stronger there) and how strongly its creases show.
+// grain bumps are stronger there) and how strongly its creases show.
 struct Look {
     ground: Ground,
     rock: f32,
@@ -305,7 +305,7 @@ fn fragment(terrain: TerrainVertexOutput, @builtin(front_facing) is_front: bool)
 #else
     let crease = 0.5;
 #endif
-    // Beyond a scatter layer's view distance, its colour where its rules would place it: a
+    // Beyond a scatter layer's view distance, its color where its rules would place it: a
     // forest's canopy on far hills.
     let from_viewer = nearest_viewer(p.xz);
     for (var k = 0u; k < u32(shading.canopy_count.x); k++) {
@@ -339,13 +339,13 @@ fn fragment(terrain: TerrainVertexOutput, @builtin(front_facing) is_front: bool)
     albedo *= 1.0 - 0.3 * wet;
     roughness = mix(roughness, 0.3, wet);
 
-    // Close-up detail: octaves of bumps from `detail size` down, each fading out before its
+    // Grain: octaves of bumps from `grain size` down, each fading out before its
     // cells shrink below a few pixels, all fading out with distance; and broad variation that
     // does not fade, so that no patch repeats at any distance.
-    let detail = shading.detail;
-    let fade = (1.0 - smoothstep(0.5 * detail.z, detail.z, length(view.world_position - p)))
-        * detail.x;
-    var frequency = detail.y;
+    let grain = shading.grain;
+    let fade = (1.0 - smoothstep(0.5 * grain.z, grain.z, length(view.world_position - p)))
+        * grain.x;
+    var frequency = grain.y;
     var fine = vec4(0.0);
     for (var octave = 0; octave < 4; octave++) {
         let visible = 1.0 - smoothstep(0.15, 0.4, footprint * frequency);
@@ -356,12 +356,12 @@ fn fragment(terrain: TerrainVertexOutput, @builtin(front_facing) is_front: bool)
         frequency *= 2.6;
     }
     let broad = fbm3(p.xz * (1.0 / 23.0) + vec2(-3.1, 8.4)).x * resolvable(4.0 / 23.0, footprint);
-    let hue = fbm3(p.zx * (1.0 / 9.0) + vec2(6.7, -2.2)).x * detail.x
+    let hue = fbm3(p.zx * (1.0 / 9.0) + vec2(6.7, -2.2)).x * grain.x
         * resolvable(4.0 / 9.0, footprint);
-    albedo *= (1.0 + 0.3 * (0.6 * fade * fine.x + detail.x * broad))
+    albedo *= (1.0 + 0.3 * (0.6 * fade * fine.x + grain.x * broad))
         * vec3(1.0 + 0.25 * hue, 1.0 + 0.05 * hue, 1.0 - 0.3 * hue);
 
-    // The shading normal: the mesh's, tilted by the layers' normal maps and the detail bumps
+    // The shading normal: the mesh's, tilted by the layers' normal maps and the grain bumps
     // (twice as strong on rock).
     let bumps = fine.yzw * 0.22 * fade * mix(1.0, 2.0, rock);
     let tilt = ground.tilt - bumps;

@@ -2,7 +2,7 @@
 // vertex, prepass and fragment shaders.
 #define_import_path bevy_perlin_terrain::terrain_bindings
 
-// One look of the ground (`GroundLook`): a config's or a biome's `colours`.
+// One look of the ground (`GroundLook`): a config's or a biome's `colors`.
 struct GroundLook {
     // Per layer (0 sea bed, 1–8 bands, 9 rock, 10 snow): linear RGB, roughness.
     layers: array<vec4<f32>, 12>,
@@ -24,7 +24,7 @@ struct TerrainShading {
     // Biome i's look at i (the config's at 0 without biomes).
     looks: array<GroundLook, 16>,
     // Detail strength, 1 / detail size, fade distance.
-    detail: vec4<f32>,
+    grain: vec4<f32>,
     // Per level of detail, two a register: the distance where a chunk of that level begins to
     // morph to its parent's surface, and 1 / the length of the morph (0 at the top level).
     morph: array<vec4<f32>, 13>,
@@ -32,7 +32,7 @@ struct TerrainShading {
     viewers: array<vec4<f32>, 2>,
     // How many of `viewers` are set.
     viewer_count: vec4<f32>,
-    // Far scatter layers, four registers each: colour (linear RGB) and cover; height above sea
+    // Far scatter layers, four registers each: color (linear RGB) and cover; height above sea
     // level (min, max, fade) and the layer's view distance; slope (min, max, fade) and the
     // layer's biomes (bit i for biome i, 0 for all); creases (min, max, fade) and whether the
     // layer has a crease rule (1) or not (0).

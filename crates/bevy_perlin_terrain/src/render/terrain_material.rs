@@ -1,13 +1,13 @@
 //! [`TerrainMaterial`]: Bevy's `StandardMaterial` extended with the terrain's own fragment
 //! shader (`terrain.wgsl`, embedded in the crate), and the uniform it reads, built from the
-//! config's `colours`.
+//! config's `colors`.
 
 use super::textures::LayerTextureSlots;
 use crate::chunk::{
     ATTRIBUTE_BIOME_WEIGHTS, ATTRIBUTE_BIOME_WEIGHTS_HIGH, ATTRIBUTE_BIOMES, ATTRIBUTE_MORPH,
 };
 use crate::config::{
-    LayerTexture, MAX_BANDS, MAX_BIOMES, MAX_FAR_COLOURS, MAX_LOD, TerrainColours, TerrainConfig,
+    LayerTexture, MAX_BANDS, MAX_BIOMES, MAX_FAR_COLORS, MAX_LOD, TerrainColors, TerrainConfig,
 };
 use bevy::material::OpaqueRendererMethod;
 use bevy::mesh::{MeshVertexAttribute, MeshVertexBufferLayoutRef};
@@ -21,7 +21,7 @@ use bevy::render::render_resource::{
 use bevy::shader::ShaderRef;
 
 /// The terrain's material: PBR lighting (shadows, fog, tonemapping) from Bevy's
-/// `StandardMaterial`, colour, roughness and shading normal from [`TerrainMaterialExtension`],
+/// `StandardMaterial`, color, roughness and shading normal from [`TerrainMaterialExtension`],
 /// and the geomorphing of the chunks' vertices towards their parent level's surface (its own
 /// vertex shaders for the main pass, the prepass and the shadow maps, which all morph alike).
 /// It draws meshes with normals; meshes with the chunk's morph attribute
@@ -34,7 +34,7 @@ pub type TerrainMaterial = ExtendedMaterial<StandardMaterial, TerrainMaterialExt
 #[derive(Asset, AsBindGroup, Reflect, Clone, Debug, Default, PartialEq)]
 #[reflect(Debug, Clone, PartialEq)]
 pub struct TerrainMaterialExtension {
-    /// The layer rules (from the config's `colours` and `sea_level`).
+    /// The layer rules (from the config's `colors` and `sea_level`).
     #[uniform(100)]
     pub shading: TerrainShading,
     /// Every layer's albedo image, one array layer each (sRGB, mipmapped).
@@ -59,11 +59,11 @@ const SNOW: usize = MAX_BANDS + 2;
 #[derive(ShaderType, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(Debug, Clone, PartialEq)]
 pub struct TerrainShading {
-    /// The looks of the ground: with biomes, biome `i`'s at `i` (its own `colours`, or the
-    /// config's); without, the config's `colours` at 0.
+    /// The looks of the ground: with biomes, biome `i`'s at `i` (its own `colors`, or the
+    /// config's); without, the config's `colors` at 0.
     pub looks: [GroundLook; MAX_BIOMES],
-    /// Detail strength, 1 / detail size, fade distance, unused.
-    pub detail: Vec4,
+    /// Grain strength, 1 / grain size, fade distance, unused.
+    pub grain: Vec4,
     /// Per level of detail, two a register: the distance where a chunk of that level begins
     /// to morph to its parent's surface, and 1 / the length of its morph (0 at the top level,
     /// which never morphs).
@@ -72,16 +72,16 @@ pub struct TerrainShading {
     pub viewers: [Vec4; 2],
     /// How many of `viewers` are set (at most four: the morph measures from the first four).
     pub viewer_count: Vec4,
-    /// The far colours of the scatter layers that have one, four registers each: colour and
+    /// The far colors of the scatter layers that have one, four registers each: color and
     /// cover; height range above sea level and its fade, and the layer's view distance; slope
     /// range and fade, and the layer's biomes (bit `i` for biome `i`; 0 for everywhere); crease
     /// range and fade, and whether the layer has a crease rule.
-    pub canopy: [Vec4; 4 * MAX_FAR_COLOURS],
-    /// How many far colours are set.
+    pub canopy: [Vec4; 4 * MAX_FAR_COLORS],
+    /// How many far colors are set.
     pub canopy_count: Vec4,
 }
 
-/// One look of the ground in [`TerrainShading`]: a [`TerrainColours`] packed for the shader.
+/// One look of the ground in [`TerrainShading`]: a [`TerrainColors`] packed for the shader.
 #[derive(ShaderType, Reflect, Clone, Copy, Debug, Default, PartialEq)]
 #[reflect(Debug, Clone, PartialEq)]
 pub struct GroundLook {
@@ -121,25 +121,25 @@ impl TerrainShading {
     /// The shading of `config`'s look, with the texture layers `slots` assigned to the layers'
     /// textures, its chunks morphing by distance from `viewers` (world `x`, `z`).
     pub(crate) fn new(config: &TerrainConfig, slots: &LayerTextureSlots, viewers: &[Vec2]) -> Self {
-        let detail = &config.colours.detail;
+        let grain = &config.colors.grain;
         let mut shading = Self {
             looks: [GroundLook::default(); MAX_BIOMES],
-            detail: Vec4::new(
-                detail.strength,
-                1.0 / detail.size.max(1e-3),
-                detail.fade_distance,
+            grain: Vec4::new(
+                grain.strength,
+                1.0 / grain.size.max(1e-3),
+                grain.fade_distance,
                 0.0,
             ),
             morph: [Vec4::ZERO; MORPH_REGISTERS],
             viewers: [Vec4::ZERO; 2],
             viewer_count: Vec4::ZERO,
-            canopy: [Vec4::ZERO; 4 * MAX_FAR_COLOURS],
+            canopy: [Vec4::ZERO; 4 * MAX_FAR_COLORS],
             canopy_count: Vec4::ZERO,
         };
-        shading.looks[0] = GroundLook::new(&config.colours, config.sea_level, slots);
+        shading.looks[0] = GroundLook::new(&config.colors, config.sea_level, slots);
         for (look, biome) in shading.looks.iter_mut().zip(&config.biomes) {
-            let colours = biome.colours.as_ref().unwrap_or(&config.colours);
-            *look = GroundLook::new(colours, config.sea_level, slots);
+            let colors = biome.colors.as_ref().unwrap_or(&config.colors);
+            *look = GroundLook::new(colors, config.sea_level, slots);
         }
         let layout = config.lod_layout();
         for lod in 0..=MAX_LOD {
@@ -167,11 +167,11 @@ impl TerrainShading {
         let far = config
             .scatter
             .iter()
-            .filter_map(|l| l.far_colour.as_ref().map(|f| (l, f)))
-            .take(MAX_FAR_COLOURS);
+            .filter_map(|l| l.far_color.as_ref().map(|f| (l, f)))
+            .take(MAX_FAR_COLORS);
         for (k, (layer, far)) in far.enumerate() {
             let range = |r: &crate::config::SoftRange| Vec3::new(r.min, r.max, r.fade);
-            shading.canopy[4 * k] = Vec3::from(far.colour).extend(far.cover);
+            shading.canopy[4 * k] = Vec3::from(far.color).extend(far.cover);
             shading.canopy[4 * k + 1] = range(&layer.height).extend(layer.view_distance);
             // The layer's biomes as a bit mask (at most 16 bits: exact in an f32).
             let biomes = layer.biomes.iter().fold(0u32, |mask, name| {
@@ -190,37 +190,37 @@ impl TerrainShading {
 }
 
 impl GroundLook {
-    /// The layer rules of `colours` with the sea at `sea_level`, with the texture layers
+    /// The layer rules of `colors` with the sea at `sea_level`, with the texture layers
     /// `slots` assigned to the layers' textures.
-    fn new(colours: &TerrainColours, sea_level: f32, slots: &LayerTextureSlots) -> Self {
+    fn new(colors: &TerrainColors, sea_level: f32, slots: &LayerTextureSlots) -> Self {
         let mut layers = [Vec4::ZERO; LAYERS];
         let mut textures = [Vec4::new(-1.0, -1.0, 0.25, 0.0); LAYERS];
         let mut set =
-            |k: usize, colour: [f32; 3], roughness: f32, texture: &Option<LayerTexture>| {
-                layers[k] = Vec3::from(colour).extend(roughness);
+            |k: usize, color: [f32; 3], roughness: f32, texture: &Option<LayerTexture>| {
+                layers[k] = Vec3::from(color).extend(roughness);
                 if let Some(t) = texture {
                     textures[k] = slots.shading(t);
                 }
             };
-        set(SEA_BED, colours.sea_bed, 0.85, &None);
-        for (k, band) in colours.bands.iter().take(MAX_BANDS).enumerate() {
-            set(1 + k, band.colour, band.roughness, &band.texture);
+        set(SEA_BED, colors.sea_bed, 0.85, &None);
+        for (k, band) in colors.bands.iter().take(MAX_BANDS).enumerate() {
+            set(1 + k, band.color, band.roughness, &band.texture);
         }
         set(
             ROCK,
-            colours.rock,
-            colours.rock_roughness,
-            &colours.rock_texture,
+            colors.rock,
+            colors.rock_roughness,
+            &colors.rock_texture,
         );
-        if let Some(snow) = &colours.snow {
-            set(SNOW, snow.colour, snow.roughness, &snow.texture);
+        if let Some(snow) = &colors.snow {
+            set(SNOW, snow.color, snow.roughness, &snow.texture);
         }
         // Band k's lower edge is band k − 1's `up_to`; the first starts at sea level.
         let mut edges = [0.0; 2 * 4];
-        for (edge, band) in edges.iter_mut().skip(1).zip(&colours.bands) {
+        for (edge, band) in edges.iter_mut().skip(1).zip(&colors.bands) {
             *edge = band.up_to;
         }
-        let snow = colours.snow.as_ref().map_or(Vec4::ZERO, |s| {
+        let snow = colors.snow.as_ref().map_or(Vec4::ZERO, |s| {
             Vec4::new(s.from, s.blend, s.max_slope, s.slope_blend)
         });
         let textured = textures.iter().any(|t| t.x >= 0.0);
@@ -230,21 +230,21 @@ impl GroundLook {
             band_edges: [Vec4::from_slice(&edges[..4]), Vec4::from_slice(&edges[4..])],
             heights: Vec4::new(
                 sea_level,
-                colours.band_blend,
-                colours.bands.len().min(MAX_BANDS) as f32,
-                colours.edge_noise.height,
+                colors.band_blend,
+                colors.bands.len().min(MAX_BANDS) as f32,
+                colors.edge_noise.height,
             ),
             slopes: Vec4::new(
-                colours.rock_slope,
-                colours.rock_blend,
-                colours.edge_noise.slope,
-                1.0 / colours.edge_noise.size.max(1e-3),
+                colors.rock_slope,
+                colors.rock_blend,
+                colors.edge_noise.slope,
+                1.0 / colors.edge_noise.size.max(1e-3),
             ),
             snow,
             flags: Vec4::new(
-                f32::from(colours.snow.is_some()),
-                colours.creases,
-                colours.height_blend,
+                f32::from(colors.snow.is_some()),
+                colors.creases,
+                colors.height_blend,
                 f32::from(textured),
             ),
         }
@@ -369,7 +369,7 @@ pub(super) fn new_material(config: &TerrainConfig) -> TerrainMaterial {
             base_color: Color::WHITE,
             metallic: 0.0,
             reflectance: 0.3,
-            // The shader colours the ground in the forward pass; no deferred variant.
+            // The shader colors the ground in the forward pass; no deferred variant.
             opaque_render_method: OpaqueRendererMethod::Forward,
             ..default()
         },

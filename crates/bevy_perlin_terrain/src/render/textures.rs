@@ -3,7 +3,7 @@
 //!
 //! A name is looked up in [`TerrainTextures`] first (images a game made in code), then loaded as
 //! an asset path. When every named image is loaded, the arrays are built; a missing, mis-sized
-//! or non-RGBA8 image is reported (naming the layer) and the layers draw their flat colours.
+//! or non-RGBA8 image is reported (naming the layer) and the layers draw their flat colors.
 
 use crate::config::{LayerTexture, TerrainConfig};
 use crate::ground::ActiveTerrainConfig;
@@ -22,7 +22,11 @@ use bevy::render::render_resource::{
 /// loaded as asset paths. Images must keep their data in the main world
 /// (`RenderAssetUsages::MAIN_WORLD`): the plugin copies them into its texture arrays.
 ///
-/// ```ignore
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_perlin_terrain::prelude::*;
+/// # fn my_rock_albedo() -> Image { Image::default() }
+/// # fn my_rock_normal() -> Image { Image::default() }
 /// fn textures(mut images: ResMut<Assets<Image>>, mut textures: ResMut<TerrainTextures>) {
 ///     textures.insert("rock", images.add(my_rock_albedo())); // `albedo: "rock"`
 ///     textures.insert("rock-normal", images.add(my_rock_normal())); // `normal: Some("rock-normal")`
@@ -30,7 +34,7 @@ use bevy::render::render_resource::{
 /// ```
 ///
 /// Every layer image must be square, a power of two wide, all of one size, and 8-bit RGBA; else
-/// the error names the image and the layers keep their flat colours. The material projects the
+/// the error names the image and the layers keep their flat colors. The material projects the
 /// textures from above on gentle ground and triplanar on steep ground, and blends two offset
 /// copies from above so that neither repeats visibly. The `textured` example makes its images
 /// with perlin-core and registers them here.
@@ -83,7 +87,7 @@ struct WantedTextures {
     /// Every texture name in the config, albedo names first, with its image.
     albedo: Vec<(String, Handle<Image>)>,
     normals: Vec<(String, Handle<Image>)>,
-    /// The first field naming each image (`biomes[2].colours.rock_texture.albedo`), for
+    /// The first field naming each image (`biomes[2].colors.rock_texture.albedo`), for
     /// error messages.
     fields: HashMap<String, String>,
     /// Whether the arrays for these names are built (or failed and were reported).
@@ -105,19 +109,19 @@ impl Plugin for TerrainTexturesPlugin {
                     build_texture_arrays.run_if(arrays_wanted),
                 )
                     .chain_ignore_deferred()
-                    .in_set(TerrainSystems::Look),
+                    .in_set(TerrainSystems::Materials),
             );
     }
 }
 
-/// Every layer texture of `config`'s looks (its `colours` and its biomes'), with the field it
+/// Every layer texture of `config`'s looks (its `colors` and its biomes'), with the field it
 /// is in (for error messages).
 fn layer_textures(config: &TerrainConfig) -> Vec<(String, &LayerTexture)> {
     let biomes = config.biomes.iter().enumerate().filter_map(|(i, b)| {
-        let colours = b.colours.as_ref()?;
-        Some((format!("biomes[{i}].colours"), colours))
+        let colors = b.colors.as_ref()?;
+        Some((format!("biomes[{i}].colors"), colors))
     });
-    let looks = std::iter::once(("colours".to_string(), &config.colours)).chain(biomes);
+    let looks = std::iter::once(("colors".to_string(), &config.colors)).chain(biomes);
     looks
         .flat_map(|(field, c)| {
             let bands = c.bands.iter().enumerate().filter_map(|(i, b)| {
@@ -217,7 +221,7 @@ fn build_texture_arrays(
         if let Some(bevy::asset::LoadState::Failed(e)) = assets.get_load_state(handle) {
             let field = wanted.fields.get(name).map_or("", String::as_str);
             error!(
-                "terrain texture \"{name}\" ({field}) failed to load: {e}; layers keep their colours"
+                "terrain texture \"{name}\" ({field}) failed to load: {e}; layers keep their colors"
             );
             wanted.settled = true;
             return;
@@ -245,7 +249,7 @@ fn build_texture_arrays(
             };
         }
         (Err(e), _) | (_, Err(e)) => {
-            error!("terrain textures: {e}; layers keep their colours");
+            error!("terrain textures: {e}; layers keep their colors");
             slots.set_if_neq(LayerTextureSlots::default());
         }
     }

@@ -1,13 +1,14 @@
 //! The sea: one flat surface at `sea_level` under the terrain root, moved with the viewers so
-//! its edge is never in sight, drawn by [`WaterMaterial`] (`water.wgsl`): colour by the depth of
+//! its edge is never in sight, drawn by [`WaterMaterial`] (`water.wgsl`): color by the depth of
 //! water over the ground, Fresnel reflection of the sky, small moving waves, foam on the shore.
 //! Where biomes bring waters of their own, the surface is a grid whose vertices carry the
 //! biomes' water looks blended by their weights.
 
-use super::{ActiveLook, TerrainMaterials};
+use super::{ActiveRenderMode, TerrainMaterials};
+use crate::chunk::TerrainRenderMode;
 use crate::config::{TerrainConfig, Water};
 use crate::ground::{ActiveTerrainConfig, TerrainSampler};
-use crate::sets::{TerrainLook, TerrainSystems};
+use crate::sets::TerrainSystems;
 use crate::stream::{ChunkRegistry, TerrainViewer};
 use bevy::asset::RenderAssetUsages;
 use bevy::core_pipeline::prepass::DepthPrepass;
@@ -23,7 +24,7 @@ use bevy::render::render_resource::{
 };
 use bevy::shader::ShaderRef;
 
-/// The sea's material: `StandardMaterial` lighting (alpha-blended), colour, transparency and
+/// The sea's material: `StandardMaterial` lighting (alpha-blended), color, transparency and
 /// waves from [`WaterMaterialExtension`].
 pub type WaterMaterial = ExtendedMaterial<StandardMaterial, WaterMaterialExtension>;
 
@@ -40,11 +41,11 @@ pub struct WaterMaterialExtension {
 #[derive(ShaderType, Reflect, Clone, Copy, Debug, Default, PartialEq)]
 #[reflect(Debug, Clone, PartialEq)]
 pub struct WaterShading {
-    /// Shallow colour (linear RGB) and the depth in metres that looks deep.
+    /// Shallow color (linear RGB) and the depth in metres that looks deep.
     pub shallow: Vec4,
-    /// Deep colour (linear RGB) and the foam width in metres of depth.
+    /// Deep color (linear RGB) and the foam width in metres of depth.
     pub deep: Vec4,
-    /// Reflected sky colour (linear RGB, added as light) and wave strength.
+    /// Reflected sky color (linear RGB, added as light) and wave strength.
     pub sky: Vec4,
 }
 
@@ -62,7 +63,7 @@ impl WaterShading {
 const WATER_SHADER: &str = "embedded://bevy_perlin_terrain/render/water.wgsl";
 const TERRAIN_VERTEX_SHADER: &str = "embedded://bevy_perlin_terrain/render/terrain_vertex.wgsl";
 
-/// The sea's shallow colour and the depth that looks deep at a vertex of its grid (the water
+/// The sea's shallow color and the depth that looks deep at a vertex of its grid (the water
 /// looks of the biomes there, blended by their weights): [`WaterShading::shallow`] per vertex.
 pub const ATTRIBUTE_WATER_SHALLOW: MeshVertexAttribute = MeshVertexAttribute::new(
     "TerrainWaterShallow",
@@ -246,7 +247,7 @@ impl Plugin for TerrainWaterPlugin {
             )
                 .chain_ignore_deferred()
                 .after_ignore_deferred(super::update_terrain_shading)
-                .in_set(TerrainSystems::Look),
+                .in_set(TerrainSystems::Materials),
         );
     }
 }
@@ -290,7 +291,7 @@ struct WaterGrid {
 #[allow(clippy::too_many_arguments, reason = "a system's parameters")]
 fn place_water(
     mut commands: Commands,
-    look: Res<ActiveLook>,
+    render_mode: Res<ActiveRenderMode>,
     active: Option<Res<ActiveTerrainConfig>>,
     sampler: Option<Res<TerrainSampler>>,
     registry: Res<ChunkRegistry>,
@@ -304,7 +305,8 @@ fn place_water(
     };
     let config = active.config();
     let viewers = registry.viewer_positions();
-    if look.0 != TerrainLook::Material || config.water.is_none() || viewers.is_empty() {
+    if render_mode.0 != TerrainRenderMode::Material || config.water.is_none() || viewers.is_empty()
+    {
         for (entity, ..) in &water {
             commands.entity(entity).try_despawn();
         }
@@ -397,7 +399,7 @@ fn update_water_shading(
 struct PrepassForWater;
 
 /// Gives every viewing camera a depth prepass while there is water: the water shader reads the
-/// ground's depth under it for its colour, transparency and shoreline.
+/// ground's depth under it for its color, transparency and shoreline.
 fn add_depth_prepass(mut commands: Commands, cameras: Query<Entity, ViewerWithoutPrepass>) {
     for camera in &cameras {
         commands

@@ -1,4 +1,4 @@
-// The water material's fragment shader: colour and transparency by the depth of water over the
+// The water material's fragment shader: color and transparency by the depth of water over the
 // ground (read from the depth prepass), small moving waves, Fresnel reflection of the sky, foam
 // along the shore; then Bevy's PBR lighting, fog and tonemapping. Where biomes bring waters of
 // their own, the look comes from the vertices (each biome's, blended) instead of the uniform.
@@ -17,11 +17,11 @@
 #import bevy_perlin_terrain::terrain_io::{TerrainVertexOutput, bevy_output}
 
 struct WaterShading {
-    // Shallow colour, depth that looks deep (m).
+    // Shallow color, depth that looks deep (m).
     shallow: vec4<f32>,
-    // Deep colour, foam width (m of depth).
+    // Deep color, foam width (m of depth).
     deep: vec4<f32>,
-    // Reflected sky colour, wave strength.
+    // Reflected sky color, wave strength.
     sky: vec4<f32>,
 }
 
@@ -60,10 +60,10 @@ fn fragment(sea: TerrainVertexOutput, @builtin(front_facing) is_front: bool) -> 
     let tilt = (w1.yz * 0.45 + w2.yz * 0.25) * 0.3 * shading.sky.w * calm;
     let n = normalize(vec3(-tilt.x, 1.0, -tilt.y));
 
-    // Colour and opacity by depth; a soft edge where the water thins to nothing.
+    // Color and opacity by depth; a soft edge where the water thins to nothing.
     let deep = shading.shallow.w;
     let k = clamp(depth / deep, 0.0, 1.0);
-    var colour = mix(shading.shallow.rgb, shading.deep.rgb, sqrt(k));
+    var color = mix(shading.shallow.rgb, shading.deep.rgb, sqrt(k));
     var alpha = mix(0.35, 0.97, k) * smoothstep(0.0, 0.25, depth);
 
     // Foam: a broken band along the shore.
@@ -73,7 +73,7 @@ fn fragment(sea: TerrainVertexOutput, @builtin(front_facing) is_front: bool) -> 
         let broken = fbm3(p.xz * 0.8 + vec2(0.2, 0.1) * t).x;
         foam = (1.0 - smoothstep(0.0, foam_width, depth + 0.3 * foam_width * broken))
             * smoothstep(0.0, 0.05, depth);
-        colour = mix(colour, vec3(0.85, 0.9, 0.92), foam);
+        color = mix(color, vec3(0.85, 0.9, 0.92), foam);
         alpha = max(alpha, 0.9 * foam);
     }
 
@@ -83,7 +83,7 @@ fn fragment(sea: TerrainVertexOutput, @builtin(front_facing) is_front: bool) -> 
     alpha = mix(alpha, 1.0, fresnel * smoothstep(0.0, 0.25, depth));
 
     pbr_input.N = n;
-    pbr_input.material.base_color = vec4(colour, alpha);
+    pbr_input.material.base_color = vec4(color, alpha);
     pbr_input.material.perceptual_roughness = mix(0.06, 0.7, foam);
     pbr_input.material.metallic = 0.0;
     // The sky, as light leaving the surface (not scaled by the camera's exposure).

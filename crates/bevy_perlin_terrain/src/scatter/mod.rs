@@ -1,8 +1,8 @@
 //! Scatter: the config's [`ScatterLayer`]s placed off the main thread on a full-detail grid
 //! of cells (`chunk_size` squares, whatever level of detail is drawn there) around the viewers,
 //! as [`ScatterInstance`] entities under their [`ScatterCell`], looking like what the game
-//! registered in [`ScatterLooks`]. Beyond each layer's view distance, the terrain material
-//! paints its [`FarColour`](crate::FarColour) instead.
+//! registered in [`ScatterVisuals`]. Beyond each layer's view distance, the terrain material
+//! paints its [`FarColor`](crate::FarColor) instead.
 //!
 //! [`ScatterJob`] and [`place_scatter`] are public for tools and benchmarks that place instances
 //! without an `App`.
@@ -12,8 +12,9 @@ mod systems;
 
 pub use place::{ScatterJob, place_scatter};
 
-use crate::ScatterLayer;
 use crate::chunk::ChunkCoord;
+use crate::config::ScatterLayer;
+use crate::ground::{TerrainGroundChanged, rebuild_where_changed};
 use crate::sets::TerrainSystems;
 use crate::tasks::TaskQueue;
 use bevy::ecs::lifecycle::HookContext;
@@ -65,9 +66,9 @@ pub struct ScatterSpawned {
     pub instances: Vec<Entity>,
 }
 
-/// How one layer's instances look.
+/// How one layer's instances visual.
 #[derive(Clone)]
-pub enum ScatterLook {
+pub enum ScatterVisual {
     /// A mesh and a material, shared by every instance (Bevy batches them).
     #[cfg(feature = "render")]
     Mesh {
@@ -81,7 +82,7 @@ pub enum ScatterLook {
     Custom(Arc<dyn Fn(&mut EntityCommands) + Send + Sync>),
 }
 
-impl std::fmt::Debug for ScatterLook {
+impl std::fmt::Debug for ScatterVisual {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             #[cfg(feature = "render")]
@@ -95,21 +96,26 @@ impl std::fmt::Debug for ScatterLook {
     }
 }
 
-/// What each scatter layer looks like, by layer name. A layer without a look still gets its
+/// What each scatter layer visuals like, by layer name. A layer without a visual still gets its
 /// instance entities (a `Transform` and [`ScatterInstance`]), for gameplay. Looks apply to
 /// instances spawned after they are inserted.
 ///
-/// ```ignore
-/// fn looks(
-///     mut looks: ResMut<ScatterLooks>,
+/// ```
+/// # use bevy::prelude::*;
+/// # use bevy_perlin_terrain::prelude::*;
+/// #[derive(Component)]
+/// struct MyRock;
+///
+/// fn visuals(
+///     mut visuals: ResMut<ScatterVisuals>,
 ///     mut meshes: ResMut<Assets<Mesh>>,
 ///     mut materials: ResMut<Assets<StandardMaterial>>,
 /// ) {
 ///     // One mesh and material shared by the layer (Bevy batches them; the `render` feature).
 ///     let cone = meshes.add(Cone::new(1.5, 6.0));
-///     looks.insert_mesh("trees", cone, materials.add(Color::srgb(0.05, 0.2, 0.05)));
+///     visuals.insert_mesh("trees", cone, materials.add(Color::srgb(0.05, 0.2, 0.05)));
 ///     // Anything else: a scene, a collider, a marker of the game's.
-///     looks.insert_custom("rocks", |entity| {
+///     visuals.insert_custom("rocks", |entity| {
 ///         entity.insert(MyRock);
 ///     });
 /// }
@@ -118,11 +124,11 @@ impl std::fmt::Debug for ScatterLook {
 /// Finished batches become entities whole, up to 20 000 instances a frame (at least one
 /// batch).
 #[derive(Resource, Default, Debug, Clone)]
-pub struct ScatterLooks {
-    looks: HashMap<String, ScatterLook>,
+pub struct ScatterVisuals {
+    visuals: HashMap<String, ScatterVisual>,
 }
 
-impl ScatterLooks {
+impl ScatterVisuals {
     /// Instances of layer `name` show `mesh` with `material`.
     #[cfg(feature = "render")]
     pub fn insert_mesh(
@@ -131,8 +137,8 @@ impl ScatterLooks {
         mesh: Handle<Mesh>,
         material: Handle<StandardMaterial>,
     ) -> &mut Self {
-        self.looks
-            .insert(name.into(), ScatterLook::Mesh { mesh, material });
+        self.visuals
+            .insert(name.into(), ScatterVisual::Mesh { mesh, material });
         self
     }
 
@@ -142,14 +148,14 @@ impl ScatterLooks {
         name: impl Into<String>,
         spawn: impl Fn(&mut EntityCommands) + Send + Sync + 'static,
     ) -> &mut Self {
-        self.looks
-            .insert(name.into(), ScatterLook::Custom(Arc::new(spawn)));
+        self.visuals
+            .insert(name.into(), ScatterVisual::Custom(Arc::new(spawn)));
         self
     }
 
-    /// The look of layer `name`.
-    pub fn get(&self, name: &str) -> Option<&ScatterLook> {
-        self.looks.get(name)
+    /// The visual of layer `name`.
+    pub fn get(&self, name: &str) -> Option<&ScatterVisual> {
+        self.visuals.get(name)
     }
 }
 
@@ -259,10 +265,19 @@ impl ScatterRegistry {
     pub fn cell(&self, coord: ChunkCoord) -> Option<Entity> {
         self.cells.get(&coord).copied()
     }
+    /// Forgets the cell at `coord` if `entity` is it (it is being despawned): its batches went
+    /// with it, and are placed again if still wanted.
+    fn forget(&mut self, entity: Entity, coord: ChunkCoord) {
+        if self.cells.get(&coord) == Some(&entity) {
+            self.cells.remove(&coord);
+            self.placed.retain(|&(c, _), _| c != coord);
+            self.dirty = true;
+        }
+    }
+}
 
-    /// Has the batches of cells touching `areas` placed again (each staying until its
-    /// replacement is spawned) and drops placements under way there.
-    pub(crate) fn invalidate(&mut self, areas: &[crate::space::Bounds]) {
+impl crate::ground::BuiltFromGround for ScatterRegistry {
+    fn invalidate(&mut self, areas: &[crate::space::Bounds]) {
         let Some(size) = self.ground.as_ref().map(|g| g.chunk_size as f64) else {
             return;
         };
@@ -277,16 +292,6 @@ impl ScatterRegistry {
         self.placing.retain(|(coord, _), _| !touched(coord));
         self.dirty = true;
     }
-
-    /// Forgets the cell at `coord` if `entity` is it (it is being despawned): its batches went
-    /// with it, and are placed again if still wanted.
-    fn forget(&mut self, entity: Entity, coord: ChunkCoord) {
-        if self.cells.get(&coord) == Some(&entity) {
-            self.cells.remove(&coord);
-            self.placed.retain(|&(c, _), _| c != coord);
-            self.dirty = true;
-        }
-    }
 }
 
 /// `on_remove` hook of [`ScatterCell`].
@@ -299,13 +304,14 @@ fn forget_cell(mut world: DeferredWorld, context: HookContext) {
     }
 }
 
-/// Places the scatter layers around the viewers, in [`TerrainSystems::Scatter`].
-pub(crate) struct TerrainScatterPlugin;
+/// The part of [`PerlinTerrainPlugin`](crate::PerlinTerrainPlugin) that places the scatter
+/// layers around the viewers, in [`TerrainSystems::Scatter`]. Left out, no instance is placed.
+pub struct TerrainScatterPlugin;
 
 impl Plugin for TerrainScatterPlugin {
     fn build(&self, app: &mut App) {
         app.insert_resource(ScatterRegistry::new())
-            .init_resource::<ScatterLooks>()
+            .init_resource::<ScatterVisuals>()
             .register_type::<ScatterRegistry>()
             .register_type::<ScatterInstance>()
             .register_type::<ScatterCell>()
@@ -318,6 +324,8 @@ impl Plugin for TerrainScatterPlugin {
             .add_systems(
                 Update,
                 (
+                    rebuild_where_changed::<ScatterRegistry>
+                        .run_if(on_message::<TerrainGroundChanged>),
                     systems::plan_scatter.run_if(systems::scatter_planning_needed),
                     systems::spawn_scatter.run_if(systems::placements_in_flight),
                 )

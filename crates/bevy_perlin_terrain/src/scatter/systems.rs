@@ -2,8 +2,8 @@
 //! and spawn (finished placements into instance entities).
 
 use super::{
-    Batch, Placed, Placing, ScatterCell, ScatterGround, ScatterInstance, ScatterJob, ScatterLook,
-    ScatterLooks, ScatterRegistry, ScatterSpawned, place_scatter,
+    Batch, Placed, Placing, ScatterCell, ScatterGround, ScatterInstance, ScatterJob,
+    ScatterRegistry, ScatterSpawned, ScatterVisual, ScatterVisuals, place_scatter,
 };
 use crate::chunk::ChunkCoord;
 use crate::config::REPLAN;
@@ -76,7 +76,7 @@ pub(super) fn placements_in_flight(
 /// viewer, with their distance to the nearest.
 fn wanted_batches(
     viewers: &[Vec3],
-    layers: &[crate::ScatterLayer],
+    layers: &[crate::config::ScatterLayer],
     size: f32,
 ) -> HashMap<Batch, f32> {
     let mut wanted = HashMap::default();
@@ -186,7 +186,7 @@ pub(super) fn plan_scatter(
     });
 
     let generation = registry.generation;
-    let current = |g: u64, layer: &crate::ScatterLayer, index: usize| {
+    let current = |g: u64, layer: &crate::config::ScatterLayer, index: usize| {
         g == generation && config.scatter.get(index) == Some(layer)
     };
     registry.placing.retain(|&(coord, index), p| {
@@ -224,12 +224,12 @@ pub(super) fn plan_scatter(
 }
 
 /// Turns finished placements into instance entities under their cell (whole batches, up to
-/// [`SPAWNS_PER_FRAME`] instances a frame), with the look registered for their layer; a batch
+/// [`SPAWNS_PER_FRAME`] instances a frame), with the visual registered for their layer; a batch
 /// of an edited layer or new ground replaces the old one in the same frame. A batch no longer
 /// wanted is dropped.
 pub(super) fn spawn_scatter(
     mut commands: Commands,
-    looks: Res<ScatterLooks>,
+    visuals: Res<ScatterVisuals>,
     active: Option<Res<ActiveTerrainConfig>>,
     chunks: Res<ChunkRegistry>,
     parents: Query<&ChildOf, With<ScatterInstance>>,
@@ -264,7 +264,7 @@ pub(super) fn spawn_scatter(
                 .id()
         });
         let name: Arc<str> = Arc::from(placing.layer.name.as_str());
-        let look = looks.get(&name);
+        let visual = visuals.get(&name);
         let instances: Vec<Entity> = transforms
             .into_iter()
             .map(|transform| {
@@ -275,12 +275,12 @@ pub(super) fn spawn_scatter(
                     transform,
                     ChildOf(cell),
                 ));
-                match look {
+                match visual {
                     #[cfg(feature = "render")]
-                    Some(ScatterLook::Mesh { mesh, material }) => {
+                    Some(ScatterVisual::Mesh { mesh, material }) => {
                         e.insert((Mesh3d(mesh.clone()), MeshMaterial3d(material.clone())));
                     }
-                    Some(ScatterLook::Custom(spawn)) => spawn(&mut e),
+                    Some(ScatterVisual::Custom(spawn)) => spawn(&mut e),
                     None => {}
                 }
                 e.id()

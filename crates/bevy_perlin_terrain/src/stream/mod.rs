@@ -13,8 +13,9 @@
 mod systems;
 mod tree;
 
-use crate::chunk::{ChunkCoord, ChunkMeshData, TerrainChunk};
+use crate::chunk::{ChunkCoord, ChunkMeshData};
 use crate::config::LodLayout;
+use crate::ground::{TerrainGroundChanged, rebuild_where_changed};
 use crate::sets::TerrainSystems;
 use crate::tasks::TaskQueue;
 use bevy::ecs::lifecycle::HookContext;
@@ -190,25 +191,6 @@ impl ChunkRegistry {
             chunk_size: 1.0,
         }
     }
-
-    /// Has every chunk (of any level) touching `areas` rebuilt, each staying on screen until its
-    /// replacement is ready, and drops builds under way there (they saw the old ground).
-    pub(crate) fn invalidate(&mut self, areas: &[crate::space::Bounds]) {
-        let Some(layout) = self.plan.layout else {
-            return;
-        };
-        let touched = |key: &tree::ChunkKey| {
-            let (min, size) = key.square(&layout);
-            crate::space::square_touches(areas, min, size)
-        };
-        for (key, shown) in &mut self.shown {
-            shown.stale |= touched(key);
-        }
-        self.ready.retain(|key, _| !touched(key));
-        self.building.retain(|key, _| !touched(key));
-        self.plan.dirty = true;
-    }
-
     /// Chunk entities on screen.
     pub fn loaded_count(&self) -> usize {
         self.shown.len()
@@ -289,9 +271,42 @@ impl ChunkRegistry {
     }
 }
 
+impl crate::ground::BuiltFromGround for ChunkRegistry {
+    fn invalidate(&mut self, areas: &[crate::space::Bounds]) {
+        let Some(layout) = self.plan.layout else {
+            return;
+        };
+        let touched = |key: &tree::ChunkKey| {
+            let (min, size) = key.square(&layout);
+            crate::space::square_touches(areas, min, size)
+        };
+        for (key, shown) in &mut self.shown {
+            shown.stale |= touched(key);
+        }
+        self.ready.retain(|key, _| !touched(key));
+        self.building.retain(|key, _| !touched(key));
+        self.plan.dirty = true;
+    }
+}
+
+/// Marks a terrain chunk entity: which chunk it is, at which level of detail (0 = full detail,
+/// `chunk_size` on a side; each level doubles the side at the same vertex count). Chunk
+/// entities are children of the [`TerrainRoot`](crate::TerrainRoot); the plugin spawns,
+/// remeshes and despawns them. A game may despawn one (or the root): the plugin notices and
+/// builds what is still wanted again.
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[reflect(Component, Debug, Clone, PartialEq)]
+#[component(on_remove = forget_chunk)]
+pub struct TerrainChunk {
+    /// The chunk's coordinates, in chunks of its level.
+    pub coord: ChunkCoord,
+    /// Its level of detail.
+    pub lod: u8,
+}
+
 /// `on_remove` hook of [`TerrainChunk`]: a chunk entity is going (despawned by the plugin or
 /// the game, or its component removed); the registry lets go of it.
-pub(crate) fn forget_chunk(mut world: DeferredWorld, context: HookContext) {
+fn forget_chunk(mut world: DeferredWorld, context: HookContext) {
     let Some(chunk) = world.get::<TerrainChunk>(context.entity).copied() else {
         return;
     };
@@ -311,10 +326,10 @@ fn forget_root(mut world: DeferredWorld, context: HookContext) {
     }
 }
 
-/// Streams chunks around [`TerrainViewer`]s: plans in [`TerrainSystems::Stream`], swaps
-/// finished chunks in in [`TerrainSystems::Upload`]. Works only inside
-/// [`PerlinTerrainPlugin`](crate::PerlinTerrainPlugin), which configures the sets.
-pub(crate) struct TerrainStreamingPlugin;
+/// The part of [`PerlinTerrainPlugin`](crate::PerlinTerrainPlugin) that streams chunks around
+/// [`TerrainViewer`]s: plans in [`TerrainSystems::Stream`], swaps finished chunks in in
+/// [`TerrainSystems::Upload`]. Needs the group's `TerrainConfigPlugin`.
+pub struct TerrainStreamingPlugin;
 
 impl Plugin for TerrainStreamingPlugin {
     fn build(&self, app: &mut App) {
@@ -336,13 +351,25 @@ impl Plugin for TerrainStreamingPlugin {
             .add_systems(
                 Update,
                 (
-                    systems::plan_chunks
-                        .run_if(systems::planning_needed)
+                    (
+                        rebuild_where_changed::<ChunkRegistry>
+                            .run_if(on_message::<TerrainGroundChanged>),
+                        systems::plan_chunks.run_if(systems::planning_needed),
+                    )
+                        .chain_ignore_deferred()
                         .in_set(TerrainSystems::Stream),
                     systems::upload_chunks
                         .run_if(systems::chunks_in_flight)
                         .in_set(TerrainSystems::Upload),
                 ),
             );
+    }
+
+    fn finish(&self, app: &mut App) {
+        if !app.world().contains_resource::<Assets<Mesh>>() {
+            error!(
+                "PerlinTerrainPlugin needs Bevy's MeshPlugin (DefaultPlugins has it) for the chunk meshes; no chunk will show"
+            );
+        }
     }
 }

@@ -1,13 +1,15 @@
 //! The streaming systems: plan (root, wanted tree, steps, builds) and upload (finished meshes,
 //! complete steps swapped in).
 
+use super::TerrainChunk;
 use super::tree::{ChunkKey, Shown as ShownSets, Transition, transitions, wanted_leaves};
 use super::{
     ChunkDespawned, ChunkRegistry, ChunkRemeshed, ChunkSpawned, Ready, Shown, TerrainRoot,
     TerrainViewer,
 };
-use crate::chunk::{ChunkJob, TerrainChunk, build_chunk_mesh};
-use crate::config::{ColoursInMesh, MAX_LOD, MAX_VIEW_CHUNKS, REPLAN};
+use crate::chunk::{ChunkJob, build_chunk_mesh};
+use crate::config::{MAX_LOD, MAX_VIEW_CHUNKS, REPLAN};
+use crate::ground::ColorsInMesh;
 use crate::ground::{ActiveTerrainConfig, TerrainSampler};
 use crate::space::{PlacementQuery, current_affine, root_space};
 use crate::tasks::{Job, Urgency};
@@ -85,7 +87,7 @@ pub(super) fn plan_chunks(
     roots: PlacementQuery<With<TerrainRoot>>,
     active: Option<Res<ActiveTerrainConfig>>,
     sampler: Option<Res<TerrainSampler>>,
-    colours_in_mesh: Res<ColoursInMesh>,
+    colors_in_mesh: Res<ColorsInMesh>,
     mut registry: ResMut<ChunkRegistry>,
     mut despawned: MessageWriter<ChunkDespawned>,
     mut warned: Local<HashSet<Entity>>,
@@ -202,8 +204,8 @@ pub(super) fn plan_chunks(
                 continue;
             }
             let mut job = ChunkJob::on_ground(&sampler, config, key.coord, key.lod);
-            if !colours_in_mesh.0 {
-                job = job.without_colours();
+            if !colors_in_mesh.0 {
+                job = job.without_colors();
             }
             jobs.push(Job {
                 key,

@@ -7,7 +7,7 @@ use bevy::math::IVec2;
 use bevy::math::Vec3;
 use bevy::mesh::VertexAttributeValues;
 use bevy_perlin_terrain::chunk::{
-    ATTRIBUTE_BIOMES, ChunkJob, ChunkMeshData, ColourRamp, build_chunk_mesh,
+    ATTRIBUTE_BIOMES, ChunkJob, ChunkMeshData, ColorRamp, build_chunk_mesh,
 };
 use bevy_perlin_terrain::config::parse_config;
 use bevy_perlin_terrain::perlin_core::NoiseTables;
@@ -454,8 +454,8 @@ fn bad_biomes_name_the_field_and_what_is_allowed() {
             "the name of one of the config's biomes",
         ),
         (
-            "(biomes: [(name: \"a\", colours: Some((bands: [(up_to: 5.0, colour: (2.0, 0.0, 0.0))])))])".into(),
-            "`biomes[0].colours.bands[0].colour`",
+            "(biomes: [(name: \"a\", colors: Some((bands: [(up_to: 5.0, color: (2.0, 0.0, 0.0))])))])".into(),
+            "`biomes[0].colors.bands[0].color`",
             "three numbers from 0 to 1",
         ),
         (
@@ -543,7 +543,7 @@ fn mesh_weights(config: &TerrainConfig, mesh: &ChunkMeshData, vertex: usize) -> 
 }
 
 #[test]
-fn chunks_carry_the_weights_their_ground_blends_and_the_colours_follow() {
+fn chunks_carry_the_weights_their_ground_blends_and_the_colors_follow() {
     let config = world();
     let sampler = sampler(&config);
     let index = |name: &str| config.biomes.iter().position(|b| b.name == name).unwrap() as u8;
@@ -551,7 +551,7 @@ fn chunks_carry_the_weights_their_ground_blends_and_the_colours_follow() {
     let ((x, z), west, east) = (0..40)
         .map(|k| border(&sampler, (1000.0, 3000.0 + 2500.0 * k as f64)))
         .find(|(_, w, e)| {
-            config.biomes[index(w) as usize].colours != config.biomes[index(e) as usize].colours
+            config.biomes[index(w) as usize].colors != config.biomes[index(e) as usize].colors
         })
         .expect("a border between two looks");
     let size = config.chunk_size as f64;
@@ -563,12 +563,12 @@ fn chunks_carry_the_weights_their_ground_blends_and_the_colours_follow() {
     assert_eq!(again.ok().as_ref(), Some(&config));
     assert!(mesh.biomes.contains(&index(&west)) && mesh.biomes.contains(&index(&east)));
     assert_eq!(mesh.biome_weights.len(), mesh.positions.len(), "skirts too");
-    let ramps: Vec<ColourRamp> = config
+    let ramps: Vec<ColorRamp> = config
         .biomes
         .iter()
         .map(|b| {
-            ColourRamp::new(
-                b.colours.as_ref().unwrap_or(&config.colours),
+            ColorRamp::new(
+                b.colors.as_ref().unwrap_or(&config.colors),
                 config.sea_level,
             )
         })
@@ -587,14 +587,14 @@ fn chunks_carry_the_weights_their_ground_blends_and_the_colours_follow() {
                     "biome {b} at ({px}, {pz}): {e} vs {g}"
                 );
             }
-            // The vertex colour: each biome's ramp, blended by its weight.
+            // The vertex color: each biome's ramp, blended by its weight.
             let (h, normal) = (mesh.positions[k][1], Vec3::from(mesh.normals[k]));
-            let mut colour = Vec3::ZERO;
+            let mut color = Vec3::ZERO;
             for (ramp, w) in ramps.iter().zip(&expected) {
-                colour += *w * Vec3::from_slice(&ramp.colour(h, normal)[..3]);
+                color += *w * Vec3::from_slice(&ramp.color(h, normal)[..3]);
             }
             let c = Vec3::from_slice(&mesh.colors[k][..3]);
-            assert!(c.abs_diff_eq(colour, 1e-5), "({px}, {pz}): {c} vs {colour}");
+            assert!(c.abs_diff_eq(color, 1e-5), "({px}, {pz}): {c} vs {color}");
             blended += usize::from(expected.iter().filter(|&&w| w > 0.05).count() > 1);
         }
     }
@@ -632,7 +632,7 @@ fn chunks_carry_the_weights_their_ground_blends_and_the_colours_follow() {
     );
     // A chunk inside a biome of a look of its own (not the config's) has that look at every
     // vertex, bit for bit.
-    let own_look = |b: u8| config.biomes[usize::from(b)].colours.is_some();
+    let own_look = |b: u8| config.biomes[usize::from(b)].colors.is_some();
     let inside = (0..400)
         .map(|k| build(&config, coord + IVec2::new(40 + 3 * k, 5 * k - 1000), 0))
         .find(|m| m.biomes.len() == 1 && own_look(m.biomes[0]))
@@ -641,7 +641,7 @@ fn chunks_carry_the_weights_their_ground_blends_and_the_colours_follow() {
     assert_eq!(inside.colors.len(), inside.positions.len());
     let grid = inside.positions.iter().zip(&inside.normals);
     for ((p, normal), c) in grid.zip(&inside.colors).take(n * n) {
-        let expected = look.colour(p[1], Vec3::from(*normal));
+        let expected = look.color(p[1], Vec3::from(*normal));
         assert_eq!(c.map(f32::to_bits), expected.map(f32::to_bits), "at {p:?}");
     }
     // No biomes, no weights.

@@ -31,35 +31,31 @@ fn out_of_range_values_name_the_file_the_field_and_the_range() {
             "1 to 256",
         ),
         ("(lod_distance: 100.0)", "lod_distance", "4.5 × chunk_size"),
-        (
-            "(colours: (rock_slope: 2.0))",
-            "colours.rock_slope",
-            "0 to 1",
-        ),
+        ("(colors: (rock_slope: 2.0))", "colors.rock_slope", "0 to 1"),
         ("(view_distance: inf)", "view_distance", "finite"),
         (
-            "(colours: (snow: Some((max_slope: 1.5))))",
-            "colours.snow.max_slope",
+            "(colors: (snow: Some((max_slope: 1.5))))",
+            "colors.snow.max_slope",
             "0 to 1",
         ),
         (
-            "(colours: (bands: [(up_to: 1.0, colour: (0.1, 0.1, 0.1), roughness: -1.0)]))",
-            "colours.bands[0].roughness",
+            "(colors: (bands: [(up_to: 1.0, color: (0.1, 0.1, 0.1), roughness: -1.0)]))",
+            "colors.bands[0].roughness",
             "0 to 1",
         ),
         (
-            "(colours: (rock_texture: Some((albedo: \"rock.png\", size: 0.0))))",
-            "colours.rock_texture.size",
+            "(colors: (rock_texture: Some((albedo: \"rock.png\", size: 0.0))))",
+            "colors.rock_texture.size",
             "0.01 to 10000",
         ),
         (
-            "(colours: (bands: [(up_to: 1.0, colour: (0.1, 0.1, 0.1)), (up_to: 2.0, colour: (0.1, 0.1, 0.1)), (up_to: 3.0, colour: (0.1, 0.1, 0.1)), (up_to: 4.0, colour: (0.1, 0.1, 0.1)), (up_to: 5.0, colour: (0.1, 0.1, 0.1)), (up_to: 6.0, colour: (0.1, 0.1, 0.1)), (up_to: 7.0, colour: (0.1, 0.1, 0.1)), (up_to: 8.0, colour: (0.1, 0.1, 0.1)), (up_to: 9.0, colour: (0.1, 0.1, 0.1))]))",
-            "colours.bands",
+            "(colors: (bands: [(up_to: 1.0, color: (0.1, 0.1, 0.1)), (up_to: 2.0, color: (0.1, 0.1, 0.1)), (up_to: 3.0, color: (0.1, 0.1, 0.1)), (up_to: 4.0, color: (0.1, 0.1, 0.1)), (up_to: 5.0, color: (0.1, 0.1, 0.1)), (up_to: 6.0, color: (0.1, 0.1, 0.1)), (up_to: 7.0, color: (0.1, 0.1, 0.1)), (up_to: 8.0, color: (0.1, 0.1, 0.1)), (up_to: 9.0, color: (0.1, 0.1, 0.1))]))",
+            "colors.bands",
             "at most 8 bands",
         ),
         (
-            "(colours: (edge_noise: (size: 0.0)))",
-            "colours.edge_noise.size",
+            "(colors: (edge_noise: (size: 0.0)))",
+            "colors.edge_noise.size",
             "0.1 to 100000",
         ),
         (
@@ -111,6 +107,55 @@ fn a_preset_written_for_per_level_distances_is_refused_with_what_to_write() {
         text.contains("`lod_distances`") && text.contains("lod_distance: 320.0"),
         "{text}"
     );
+}
+
+#[test]
+fn keys_spelled_the_old_way_are_refused_with_what_to_write() {
+    for (ron, field, old, new) in [
+        ("(colours: ())", "colours", "colours", "colors"),
+        (
+            "(colors: (rock_colour: [0.1, 0.1, 0.1]))",
+            "colors.rock_colour",
+            "rock_colour",
+            "",
+        ),
+        (
+            "(colors: (snow: Some((colour: (1.0, 1.0, 1.0)))))",
+            "colors.snow.colour",
+            "colour",
+            "color",
+        ),
+        (
+            "(scatter: [(name: \"t\", far_colour: Some((color: (0.1, 0.2, 0.1))))])",
+            "scatter[0].far_colour",
+            "far_colour",
+            "far_color",
+        ),
+        (
+            "(colors: (detail: (strength: 0.3)))",
+            "colors.detail",
+            "detail",
+            "grain",
+        ),
+    ] {
+        let text = error_text(ron);
+        assert!(text.contains(&format!("`{field}`")), "{ron}: {text}");
+        if new.is_empty() {
+            // Not a renamed key: the parser's own message, with the known fields.
+            assert!(
+                text.contains(&format!("field named `{old}`")),
+                "{ron}: {text}"
+            );
+        } else {
+            assert!(
+                text.contains(&format!("`{old}` is now spelled `{new}`")),
+                "{ron}: {text}"
+            );
+        }
+    }
+    // `detail` is renamed only in `colors`: elsewhere an unknown `detail` is just unknown.
+    let text = error_text("(water: Some((detail: 1.0)))");
+    assert!(text.contains("field named `detail`"), "{text}");
 }
 
 #[test]
@@ -289,17 +334,30 @@ fn a_broken_config_file_keeps_the_terrain_and_reports_the_field() {
 }
 
 #[test]
-fn an_invalid_config_in_code_falls_back_to_the_default() {
+fn an_invalid_config_in_code_runs_no_world_until_a_valid_one_is_set() {
     let bad = TerrainConfig {
         chunk_resolution: 3,
         ..small_config()
     };
     let (mut app, _) = app(bad, Vec3::ZERO);
-    app.update();
+    for _ in 0..5 {
+        app.update();
+    }
+    let world = app.world();
+    assert!(
+        world.get_resource::<ActiveTerrainConfig>().is_none(),
+        "no other world runs"
+    );
+    assert!(world.get_resource::<TerrainSampler>().is_none());
+    assert_eq!(world.resource::<ChunkRegistry>().loaded_count(), 0);
+    // The game sets a valid one: that world runs.
+    switch(&mut app, small_config());
+    settle(&mut app);
     assert_eq!(
         *app.world().resource::<ActiveTerrainConfig>().config(),
-        TerrainConfig::default()
+        small_config()
     );
+    assert!(app.world().resource::<ChunkRegistry>().loaded_count() > 0);
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! The look (with the `render` feature, headless): chunks get the terrain material, a change of
-//! colours rewrites the material and rebuilds nothing, the vertex-colour fallback carries its
-//! colours in the mesh, the sea follows the viewers, layer textures become texture arrays.
+//! colors rewrites the material and rebuilds nothing, the vertex-color fallback carries its
+//! colors in the mesh, the sea follows the viewers, layer textures become texture arrays.
 
 use crate::common::*;
 use bevy::mesh::{Mesh, VertexAttributeValues};
@@ -13,8 +13,8 @@ use bevy_perlin_terrain::{
 
 /// A headless app with the material assets (no renderer: the materials are created and kept
 /// in step, nothing draws them).
-fn look_app(config: TerrainConfig, look: TerrainLook, viewer: Vec3) -> (App, Entity) {
-    let plugin = PerlinTerrainPlugin::from_config(config).with_look(look);
+fn look_app(config: TerrainConfig, render_mode: TerrainRenderMode, viewer: Vec3) -> (App, Entity) {
+    let plugin = PerlinTerrainPlugin::from_config(config).with_render_mode(render_mode);
     let (mut app, viewer) = app_with(plugin, "assets", viewer);
     app.init_asset::<Image>()
         .init_asset::<StandardMaterial>()
@@ -45,11 +45,11 @@ fn generation(app: &App) -> u64 {
 }
 
 #[test]
-fn chunks_get_the_terrain_material_and_a_change_of_colours_rebuilds_nothing() {
+fn chunks_get_the_terrain_material_and_a_change_of_colors_rebuilds_nothing() {
     let config = small_config();
     let (mut app, _) = look_app(
         config.clone(),
-        TerrainLook::Material,
+        TerrainRenderMode::Material,
         Vec3::new(0.0, 50.0, 0.0),
     );
     settle(&mut app);
@@ -64,23 +64,23 @@ fn chunks_get_the_terrain_material_and_a_change_of_colours_rebuilds_nothing() {
         let mesh = world.resource::<Assets<Mesh>>().get(&mesh.0).unwrap();
         assert!(
             mesh.attribute(Mesh::ATTRIBUTE_COLOR).is_none(),
-            "the material look needs no vertex colours"
+            "the material render mode needs no vertex colors"
         );
     }
     let s = shading(&app);
     assert_eq!(
         s.looks[0].layers[2].truncate(),
-        Vec3::from(config.colours.bands[1].colour)
+        Vec3::from(config.colors.bands[1].color)
     );
     assert_eq!(s.looks[0].heights.x, config.sea_level);
     assert_eq!(s.looks[0].flags.x, 1.0, "the default has snow");
 
-    // New colours, no snow, murkier water: the materials change, no chunk is rebuilt.
+    // New colors, no snow, murkier water: the materials change, no chunk is rebuilt.
     let generation_before = generation(&app);
     drain::<ChunkRemeshed>(&mut app);
     let mut changed = config.clone();
-    changed.colours.bands[1].colour = [0.5, 0.1, 0.1];
-    changed.colours.snow = None;
+    changed.colors.bands[1].color = [0.5, 0.1, 0.1];
+    changed.colors.snow = None;
     changed.water.as_mut().unwrap().shallow = [0.2, 0.2, 0.1];
     switch(&mut app, changed);
     let s = shading(&app);
@@ -102,15 +102,15 @@ fn chunks_get_the_terrain_material_and_a_change_of_colours_rebuilds_nothing() {
 }
 
 #[test]
-fn the_vertex_colour_look_carries_colours_in_the_mesh_and_rebuilds_on_a_colour_change() {
+fn the_vertex_color_look_carries_colors_in_the_mesh_and_rebuilds_on_a_color_change() {
     let config = small_config();
     let (mut app, _) = look_app(
         config.clone(),
-        TerrainLook::VertexColours,
+        TerrainRenderMode::VertexColors,
         Vec3::new(0.0, 50.0, 0.0),
     );
     settle(&mut app);
-    let colours_of = |app: &mut App, entity: Entity| {
+    let colors_of = |app: &mut App, entity: Entity| {
         let world = app.world();
         let handle = &world.get::<Mesh3d>(entity).expect("a mesh").0;
         match world
@@ -120,7 +120,7 @@ fn the_vertex_colour_look_carries_colours_in_the_mesh_and_rebuilds_on_a_colour_c
             .try_attribute(Mesh::ATTRIBUTE_COLOR)
         {
             Ok(VertexAttributeValues::Float32x4(c)) => c.clone(),
-            other => panic!("vertex colours: {other:?}"),
+            other => panic!("vertex colors: {other:?}"),
         }
     };
     let before = chunks(&mut app);
@@ -133,24 +133,24 @@ fn the_vertex_colour_look_carries_colours_in_the_mesh_and_rebuilds_on_a_colour_c
     }
     let old: Vec<_> = before
         .iter()
-        .map(|&(e, _)| colours_of(&mut app, e))
+        .map(|&(e, _)| colors_of(&mut app, e))
         .collect();
     let generation_before = generation(&app);
     let mut changed = config;
-    changed.colours.bands[1].colour = [0.9, 0.0, 0.0];
+    changed.colors.bands[1].color = [0.9, 0.0, 0.0];
     *app.world_mut().resource_mut::<TerrainConfigSource>() =
         TerrainConfigSource::Fixed(changed.clone());
-    let (remeshed, _) = collect_until::<ChunkRemeshed>(&mut app, "the new colours", |app| {
+    let (remeshed, _) = collect_until::<ChunkRemeshed>(&mut app, "the new colors", |app| {
         generation(app) > generation_before && settled(app)
     });
     assert_eq!(generation(&app), generation_before + 1);
-    // Every chunk rebuilt once, in place, with the colours of the new ramp.
+    // Every chunk rebuilt once, in place, with the colors of the new ramp.
     assert_eq!(remeshed.len(), before.len());
     assert_eq!(chunks(&mut app), before);
     let tables = app.world().resource::<TerrainTables>().tables().clone();
     let mut reddened = 0;
     for (&(entity, chunk), old) in before.iter().zip(&old) {
-        let now = colours_of(&mut app, entity);
+        let now = colors_of(&mut app, entity);
         let job = ChunkJob::new(tables.clone(), &changed, chunk.coord, chunk.lod);
         assert_eq!(now, build_chunk_mesh(&job).colors, "{chunk:?}");
         reddened += now.iter().zip(old).filter(|(n, o)| n != o).count();
@@ -166,7 +166,7 @@ fn the_material_morphs_by_the_levels_and_the_viewers_the_chunks_were_chosen_for(
     let config = small_config();
     let (mut app, viewer) = look_app(
         config.clone(),
-        TerrainLook::Material,
+        TerrainRenderMode::Material,
         Vec3::new(40.0, 50.0, -30.0),
     );
     settle(&mut app);
@@ -201,7 +201,7 @@ fn the_water_gives_viewing_cameras_a_depth_prepass_and_takes_back_only_its_own()
     let config = small_config();
     let (mut app, viewer) = look_app(
         config.clone(),
-        TerrainLook::Material,
+        TerrainRenderMode::Material,
         Vec3::new(0.0, 50.0, 0.0),
     );
     app.world_mut()
@@ -244,7 +244,7 @@ fn the_sea_follows_the_viewers_at_sea_level_and_goes_with_the_water() {
     let config = small_config();
     let (mut app, viewer) = look_app(
         config.clone(),
-        TerrainLook::Material,
+        TerrainRenderMode::Material,
         Vec3::new(10.0, 50.0, -20.0),
     );
     settle(&mut app);
@@ -286,7 +286,7 @@ fn the_sea_follows_the_viewers_at_sea_level_and_goes_with_the_water() {
     assert!(sea(&mut app).is_empty());
 }
 
-/// A `side`² RGBA8 image of one colour, kept in the main world.
+/// A `side`² RGBA8 image of one color, kept in the main world.
 fn flat_image(side: u32, rgba: [u8; 4]) -> Image {
     use bevy::asset::RenderAssetUsages;
     use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
@@ -314,7 +314,7 @@ fn texture(albedo: &str) -> Option<LayerTexture> {
 #[test]
 fn layer_textures_registered_in_code_become_layers_of_one_mipmapped_array() {
     let mut config = small_config();
-    config.colours.bands = vec![
+    config.colors.bands = vec![
         HeightBand {
             texture: texture("sand"),
             ..HeightBand::new(5.0, [1.0; 3])
@@ -324,10 +324,10 @@ fn layer_textures_registered_in_code_become_layers_of_one_mipmapped_array() {
             ..HeightBand::new(1e9, [1.0; 3])
         },
     ];
-    config.colours.rock_texture = texture("sand");
+    config.colors.rock_texture = texture("sand");
     let (mut app, _) = look_app(
         config.clone(),
-        TerrainLook::Material,
+        TerrainRenderMode::Material,
         Vec3::new(0.0, 50.0, 0.0),
     );
     let images = [
@@ -370,7 +370,7 @@ fn layer_textures_registered_in_code_become_layers_of_one_mipmapped_array() {
     assert_eq!(s.looks[0].textures[1].z, 0.5);
     assert_eq!(s.looks[0].flags.w, 1.0);
 
-    // A grass image of another size: reported, and every layer falls back to its colour.
+    // A grass image of another size: reported, and every layer falls back to its color.
     let other = app
         .world_mut()
         .resource_mut::<Assets<Image>>()
@@ -396,23 +396,23 @@ fn each_biome_brings_its_look_and_a_change_of_one_rebuilds_nothing() {
     let (dunes, plains, forest) = (index("dunes"), index("plains"), index("forest"));
     let (mut app, _) = look_app(
         config.clone(),
-        TerrainLook::Material,
+        TerrainRenderMode::Material,
         Vec3::new(0.0, 900.0, 0.0),
     );
     settle(&mut app);
     let s = shading(&app);
-    let own = config.biomes[dunes].colours.as_ref().unwrap();
+    let own = config.biomes[dunes].colors.as_ref().unwrap();
     assert_eq!(
         s.looks[dunes].layers[1].truncate(),
-        Vec3::from(own.bands[0].colour)
+        Vec3::from(own.bands[0].color)
     );
     assert_eq!(s.looks[dunes].flags.x, 0.0, "no snow on the dunes");
     assert_eq!(
         s.looks[plains].layers[2].truncate(),
-        Vec3::from(config.colours.bands[1].colour),
+        Vec3::from(config.colors.bands[1].color),
         "a biome without a look of its own has the config's"
     );
-    // The far colours grow in their layers' biomes only: trees (the first with one) in the
+    // The far colors grow in their layers' biomes only: trees (the first with one) in the
     // forest, shrubs in the dunes and the canyonlands.
     assert_eq!(s.canopy_count.x, 2.0);
     assert_eq!(s.canopy[2].w as u32, 1 << forest);
@@ -436,7 +436,7 @@ fn each_biome_brings_its_look_and_a_change_of_one_rebuilds_nothing() {
     let generation_before = generation(&app);
     drain::<ChunkRemeshed>(&mut app);
     let mut changed = config.clone();
-    changed.biomes[dunes].colours.as_mut().unwrap().bands[0].colour = [0.9, 0.1, 0.1];
+    changed.biomes[dunes].colors.as_mut().unwrap().bands[0].color = [0.9, 0.1, 0.1];
     switch(&mut app, changed);
     assert_eq!(
         shading(&app).looks[dunes].layers[1].truncate(),
@@ -453,7 +453,7 @@ fn the_sea_takes_each_biomes_water_blended_across_their_borders() {
     config.scatter.clear();
     let (mut app, viewer) = look_app(
         config.clone(),
-        TerrainLook::Material,
+        TerrainRenderMode::Material,
         Vec3::new(0.0, 900.0, 0.0),
     );
     let sea = |app: &mut App| -> (Transform, Vec<Vec4>) {

@@ -1,6 +1,6 @@
 //! Physics with real avian3d, headless: balls dropped on chunk interiors, borders and corners
 //! come to rest on the ground and none falls through; the colliders are the sampler's heights
-//! bit for bit and meet their neighbours exactly; they exist only near `TerrainCollider`
+//! bit for bit and meet their neighbours exactly; they exist only near `TerrainColliderAnchor`
 //! entities, whatever the viewers see; a body at 100 m/s always finds one where it arrives; a
 //! config change swaps them without a step without ground.
 
@@ -73,7 +73,7 @@ fn spawn_ball_with(app: &mut App, x: f32, z: f32, r: f32, drop: f32, locked: Loc
             Friction::new(0.8),
             AngularDamping(1.5),
             LinearDamping(0.2),
-            TerrainCollider,
+            TerrainColliderAnchor,
             Transform::from_xyz(x, ground + r + drop, z),
             locked,
         ))
@@ -94,7 +94,7 @@ fn rest_gap(sampler: &TerrainSampler, p: Vec3, r: f32) -> f32 {
 /// Steps until the terrain's colliders settle (tasks run in the background).
 fn settle_colliders(app: &mut App) {
     run_until(app, "the colliders settle", |app| {
-        app.world().resource::<TerrainColliders>().is_settled()
+        app.world().resource::<ColliderRegistry>().is_settled()
     });
 }
 
@@ -197,14 +197,14 @@ fn colliders_are_the_sampler_heights_bit_for_bit_and_meet_their_neighbours() {
     };
     let mut app = physics_app(config.clone());
     app.world_mut()
-        .spawn((TerrainCollider, Transform::from_xyz(3.0, 0.0, -5.0)));
+        .spawn((TerrainColliderAnchor, Transform::from_xyz(3.0, 0.0, -5.0)));
     settle_colliders(&mut app);
     app.update();
     let sampler = sampler(&app);
     let n = config.chunk_resolution as usize;
     let mut q = app
         .world_mut()
-        .query::<(&TerrainChunkCollider, &Collider, &Position)>();
+        .query::<(&TerrainColliderChunk, &Collider, &Position)>();
     let mut edges = std::collections::HashMap::new();
     let mut count = 0;
     for (chunk, collider, position) in q.iter(app.world()) {
@@ -288,11 +288,14 @@ fn colliders_follow_collider_entities_not_viewers_and_are_freed() {
         .spawn((TerrainViewer, Transform::from_xyz(0.0, 50.0, 0.0)));
     let body = app
         .world_mut()
-        .spawn((TerrainCollider, Transform::from_xyz(500.0, 0.0, 300.0)))
+        .spawn((
+            TerrainColliderAnchor,
+            Transform::from_xyz(500.0, 0.0, 300.0),
+        ))
         .id();
     settle_colliders(&mut app);
     let near = |app: &App, at: Vec3| -> (usize, Vec<IVec2>) {
-        let colliders = app.world().resource::<TerrainColliders>();
+        let colliders = app.world().resource::<ColliderRegistry>();
         let coords: Vec<IVec2> = colliders.iter().map(|(c, _)| c).collect();
         let radius = config.collision.radius;
         let size = config.chunk_size;
@@ -326,17 +329,17 @@ fn colliders_follow_collider_entities_not_viewers_and_are_freed() {
     // The viewer's chunks have none.
     assert!(
         app.world()
-            .resource::<TerrainColliders>()
+            .resource::<ColliderRegistry>()
             .get(IVec2::ZERO)
             .is_none()
     );
     // A game despawning one: nothing panics, it comes back.
-    let victim = app.world().resource::<TerrainColliders>().get(first[0]);
+    let victim = app.world().resource::<ColliderRegistry>().get(first[0]);
     app.world_mut().despawn(victim.expect("a collider entity"));
     settle_colliders(&mut app);
     assert!(
         app.world()
-            .resource::<TerrainColliders>()
+            .resource::<ColliderRegistry>()
             .get(first[0])
             .is_some()
     );
@@ -349,15 +352,17 @@ fn colliders_follow_collider_entities_not_viewers_and_are_freed() {
     let (_, second) = near(&app, Vec3::new(-900.0, 0.0, 40.0));
     let old: HashSet<IVec2> = first.into_iter().collect();
     assert!(second.iter().all(|c| !old.contains(c)));
-    let mut q = app.world_mut().query::<&TerrainChunkCollider>();
+    let mut q = app.world_mut().query::<&TerrainColliderChunk>();
     assert_eq!(q.iter(app.world()).count(), second.len());
     // No collider entity left at all once no entity wants them.
-    app.world_mut().entity_mut(body).remove::<TerrainCollider>();
+    app.world_mut()
+        .entity_mut(body)
+        .remove::<TerrainColliderAnchor>();
     settle_colliders(&mut app);
     app.update();
-    let mut q = app.world_mut().query::<&TerrainChunkCollider>();
+    let mut q = app.world_mut().query::<&TerrainColliderChunk>();
     assert_eq!(q.iter(app.world()).count(), 0);
-    assert_eq!(app.world().resource::<TerrainColliders>().count(), 0);
+    assert_eq!(app.world().resource::<ColliderRegistry>().count(), 0);
 }
 
 #[test]
@@ -374,7 +379,7 @@ fn a_body_at_a_hundred_metres_a_second_never_meets_a_missing_collider() {
             Collider::sphere(0.5),
             GravityScale(0.0),
             LinearVelocity(Vec3::new(100.0, 0.0, 37.0)),
-            TerrainCollider,
+            TerrainColliderAnchor,
             Transform::from_xyz(0.0, 60.0, 0.0),
         ))
         .id();
@@ -384,7 +389,7 @@ fn a_body_at_a_hundred_metres_a_second_never_meets_a_missing_collider() {
         // What is in place before the physics step...
         let before: HashSet<IVec2> = app
             .world()
-            .resource::<TerrainColliders>()
+            .resource::<ColliderRegistry>()
             .iter()
             .map(|(c, _)| c)
             .collect();
@@ -428,7 +433,7 @@ fn a_config_change_swaps_the_colliders_without_a_step_without_ground() {
         assert!(started.elapsed() < PATIENCE, "no swap after {step} steps");
         app.update();
         let world = app.world();
-        let colliders = world.resource::<TerrainColliders>();
+        let colliders = world.resource::<ColliderRegistry>();
         for (&ball, before) in balls.iter().zip(&rest) {
             let p = position(&app, ball);
             let entity = colliders.get(chunk_of(p));
@@ -476,13 +481,13 @@ fn a_config_change_swaps_the_colliders_without_a_step_without_ground() {
                 "step {step}: ball moved from {before} to {p}"
             );
         }
-        let mut q = app.world_mut().query::<&TerrainChunkCollider>();
+        let mut q = app.world_mut().query::<&TerrainColliderChunk>();
         let entities = q.iter(app.world()).count();
-        let colliders = app.world().resource::<TerrainColliders>();
+        let colliders = app.world().resource::<ColliderRegistry>();
         retired |= colliders.is_settled() && entities == colliders.count();
     }
     assert!(retired, "the colliders of the old chunk size went");
-    let colliders = app.world().resource::<TerrainColliders>();
+    let colliders = app.world().resource::<ColliderRegistry>();
     for (coord, entity) in colliders.iter() {
         let position = app.world().get::<Position>(entity).expect("placed").0;
         let centre = (coord.as_vec2() + 0.5) * 32.0;
@@ -494,7 +499,7 @@ fn a_config_change_swaps_the_colliders_without_a_step_without_ground() {
 }
 
 fn check_swapped(app: &App, swapped: bool) {
-    let colliders = app.world().resource::<TerrainColliders>();
+    let colliders = app.world().resource::<ColliderRegistry>();
     let rows: Vec<_> = colliders
         .iter()
         .map(|(_, e)| {
@@ -525,7 +530,7 @@ fn removed_colliders_are_rebuilt_and_the_ball_stays_up() {
         app.update();
     }
     let rest = position(&app, ball);
-    app.world_mut().remove_resource::<TerrainColliders>();
+    app.world_mut().remove_resource::<ColliderRegistry>();
     for _ in 0..200 {
         app.update();
         let p = position(&app, ball);
@@ -535,11 +540,11 @@ fn removed_colliders_are_rebuilt_and_the_ball_stays_up() {
         );
     }
     settle_colliders(&mut app);
-    let mut q = app.world_mut().query::<&TerrainChunkCollider>();
+    let mut q = app.world_mut().query::<&TerrainColliderChunk>();
     let entities = q.iter(app.world()).count();
     assert_eq!(
         entities,
-        app.world().resource::<TerrainColliders>().count(),
+        app.world().resource::<ColliderRegistry>().count(),
         "no orphan"
     );
 }

@@ -238,7 +238,7 @@ fn instances_go_with_their_cells_over_a_long_flight_and_the_game_hears_of_them()
     let config = scatter_config();
     let (mut app, viewer) = app(config.clone(), Vec3::new(0.0, 50.0, 0.0));
     app.world_mut()
-        .resource_mut::<ScatterLooks>()
+        .resource_mut::<ScatterVisuals>()
         .insert_custom("trees", |e| {
             e.insert(Name::new("tree"));
         });
@@ -341,16 +341,16 @@ fn bad_scatter_layers_are_rejected_naming_the_field() {
             "scatter[0].view_distance",
         ),
         (
-            "(scatter: [(name: \"a\", far_colour: Some((colour: (2.0, 0.0, 0.0))))])",
-            "scatter[0].far_colour.colour",
+            "(scatter: [(name: \"a\", far_color: Some((color: (2.0, 0.0, 0.0))))])",
+            "scatter[0].far_color.color",
         ),
         (
-            "(scatter: [(name: \"a\", far_colour: Some((cover: -0.5)))])",
-            "scatter[0].far_colour.cover",
+            "(scatter: [(name: \"a\", far_color: Some((cover: -0.5)))])",
+            "scatter[0].far_color.cover",
         ),
         (
-            "(scatter: [(name: \"a\", far_colour: Some(())), (name: \"b\", far_colour: Some(())), (name: \"c\", far_colour: Some(())), (name: \"d\", far_colour: Some(())), (name: \"e\", far_colour: Some(()))])",
-            "at most 4 layers with a far_colour",
+            "(scatter: [(name: \"a\", far_color: Some(())), (name: \"b\", far_color: Some(())), (name: \"c\", far_color: Some(())), (name: \"d\", far_color: Some(())), (name: \"e\", far_color: Some(()))])",
+            "at most 4 layers with a far_color",
         ),
         (
             "(scatter: [(name: \"a\", height: (min: 0.0, max: NaN, fade: 1.0))])",

@@ -348,3 +348,92 @@ fn a_moved_stamp_rebuilds_where_it_was_and_where_it_is() {
     let rebuilt: HashSet<(u8, IVec2)> = remeshed.iter().map(|m| (m.lod, m.coord)).collect();
     assert_eq!(rebuilt, expected);
 }
+
+/// The union of the areas of `messages`, which must be finite.
+fn covered(messages: &[TerrainGroundChanged]) -> Rect {
+    let mut all = messages.iter().flat_map(|m| m.areas.iter().copied());
+    let first = all.next().expect("an area");
+    all.fold(first, |a, b| a.union(b))
+}
+
+#[test]
+fn every_change_of_the_ground_is_announced_with_where_and_nothing_else_is() {
+    let (mut app, _) = app(small_config(), Vec3::new(0.0, 60.0, 0.0));
+    settle(&mut app);
+    drain::<TerrainGroundChanged>(&mut app);
+    let sampler_height =
+        |app: &App, x: f64, z: f64| app.world().resource::<TerrainSampler>().height(x, z);
+    let outside = [(300.0, 300.0), (-200.0, 40.0), (100.0, 60.0)];
+    let before: Vec<f32> = outside
+        .iter()
+        .map(|&(x, z)| sampler_height(&app, x, z))
+        .collect();
+
+    // A crater 30 m across with a 10 m falloff at (100, -60): one message, over its reach.
+    let stamp = app
+        .world_mut()
+        .spawn((
+            TerrainStamp {
+                shape: StampShape::Circle { radius: 15.0 },
+                falloff: 10.0,
+                op: StampOp::Crater { depth: 8.0 },
+                clear_scatter: false,
+            },
+            Transform::from_xyz(100.0, 0.0, -60.0),
+        ))
+        .id();
+    app.update();
+    let spawned = drain::<TerrainGroundChanged>(&mut app);
+    assert_eq!(spawned.len(), 1, "{spawned:?}");
+    let area = covered(&spawned);
+    assert!(
+        area.contains(Vec2::new(75.0, -85.0)) && area.contains(Vec2::new(125.0, -35.0)),
+        "holds the reach: {area:?}"
+    );
+    assert!(
+        area.width() < 80.0 && area.height() < 80.0,
+        "and not much more: {area:?}"
+    );
+    // Outside every area, the ground is what it was.
+    for (&(x, z), &h) in outside.iter().zip(&before) {
+        assert!(!spawned[0].touches(Rect::new(x as f32, z as f32, x as f32, z as f32)));
+        assert_eq!(sampler_height(&app, x, z), h, "({x}, {z})");
+    }
+
+    // Moved: where it was and where it is.
+    app.world_mut()
+        .entity_mut(stamp)
+        .insert(Transform::from_xyz(-100.0, 0.0, 60.0));
+    app.update();
+    let moved = drain::<TerrainGroundChanged>(&mut app);
+    let area = covered(&moved);
+    assert!(area.contains(Vec2::new(100.0, -60.0)) && area.contains(Vec2::new(-100.0, 60.0)));
+    // Despawned: where it was.
+    app.world_mut().entity_mut(stamp).despawn();
+    app.update();
+    let gone = drain::<TerrainGroundChanged>(&mut app);
+    assert!(covered(&gone).contains(Vec2::new(-100.0, 60.0)));
+    // Idle frames say nothing.
+    settle(&mut app);
+    drain::<TerrainGroundChanged>(&mut app);
+    app.update();
+    assert!(drain::<TerrainGroundChanged>(&mut app).is_empty());
+
+    // A config that changes only colors leaves the ground: nothing announced. One that
+    // reshapes it announces the whole plane.
+    let mut recolored = small_config();
+    recolored.colors.rock = [0.9, 0.1, 0.1];
+    *app.world_mut().resource_mut::<TerrainConfigSource>() = TerrainConfigSource::Fixed(recolored);
+    app.update();
+    assert!(drain::<TerrainGroundChanged>(&mut app).is_empty());
+    let reshaped = TerrainConfig {
+        height_scale: small_config().height_scale * 2.0,
+        ..small_config()
+    };
+    *app.world_mut().resource_mut::<TerrainConfigSource>() = TerrainConfigSource::Fixed(reshaped);
+    app.update();
+    assert_eq!(
+        drain::<TerrainGroundChanged>(&mut app),
+        vec![TerrainGroundChanged::everywhere()]
+    );
+}

@@ -370,8 +370,8 @@ pub(crate) fn grid_bounds(spec: &GridSpec) -> Option<Bounds> {
 #[cfg(test)]
 mod tests {
     use super::super::resolve::{path_modifier, stamp_modifier};
-    use super::super::{PathOp, TerrainPath, TerrainStamp};
     use super::*;
+    use crate::config::{PathOp, TerrainPath, TerrainStamp};
 
     fn stamp_at(x: f64, z: f64) -> Modifier {
         stamp_modifier(

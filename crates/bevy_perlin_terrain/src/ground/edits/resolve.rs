@@ -1,102 +1,22 @@
 //! From what a game or a file writes ([`TerrainStamp`], [`TerrainPath`], [`FixedStamp`]) to
-//! [`Modifier`]s in the terrain's space: the checks that keep absurd values out, the stamp's
-//! turned footprint, the path's curve cut into segments.
+//! [`Modifier`]s in the terrain's space: the stamp's turned footprint, the path's curve cut
+//! into segments. (The checks that keep absurd values out are the config's, `config/edits.rs`.)
 
 use super::modifier::{Action, Footprint, Modifier};
 use super::path::Segment;
-use super::{FixedStamp, MAX_PATH_POINTS, PathOp, StampOp, StampShape, TerrainPath, TerrainStamp};
-use crate::config::{ConfigError, TerrainConfig};
+use crate::config::{
+    FixedStamp, PathOp, StampOp, StampShape, TerrainConfig, TerrainPath, TerrainStamp,
+    validate_fixed_stamp, validate_path,
+};
 use crate::space::Bounds;
 use bevy::math::{DVec2, DVec3, Quat, Vec3};
-use perlin_core::FieldError;
 
-/// How far from the origin a stamp or a path's point may stand, in metres.
-const FARTHEST: f32 = 1e9;
-/// The most a size, a falloff, a height change or a depth may be, in metres.
-const LARGEST: f32 = 100_000.0;
-/// The most a path's width may be, in metres.
-const WIDEST: f32 = 10_000.0;
 /// The most segments one span of a path's curve is cut into.
 const MOST_PIECES: usize = 32;
 /// How far a path's segments may stray from its curve (across, or in height), as a share of
 /// its width; and at most, in metres.
 const STRAY_OF_WIDTH: f64 = 0.04;
 const MOST_STRAY: f64 = 0.5;
-
-// The checks below run for every stamp of a config and every component stamp each time the
-// edits change (10 000 stamps are 80 000 fields): a field's name and its allowed range are
-// written out only for an error, and a nested field is named by the caller, with
-// [`FieldError::within`], only then.
-
-/// `value` within `low` to `high` (above `low` where `open_low`), else the error for `field`.
-fn within(field: &str, value: f32, low: f32, high: f32, open_low: bool) -> Result<(), ConfigError> {
-    let above_low = if open_low { value > low } else { value >= low };
-    if value.is_finite() && value <= high && above_low {
-        return Ok(());
-    }
-    let allowed = if open_low {
-        format!("finite, above {low} up to {high}")
-    } else {
-        format!("finite, {low} to {high}")
-    };
-    Err(FieldError::new(field, value, allowed))
-}
-
-/// A position's check: finite and within [`FARTHEST`] of the origin on every axis.
-pub(crate) fn validate_position(field: &str, p: Vec3) -> Result<(), ConfigError> {
-    if p.is_finite() && p.abs().max_element() <= FARTHEST {
-        return Ok(());
-    }
-    Err(FieldError::new(
-        field,
-        p,
-        format!("finite, within {FARTHEST} metres of the origin"),
-    ))
-}
-
-/// Every field of `stamp`, named from the stamp's own (e.g. `shape.radius`; the caller puts
-/// `stamps[2].stamp` in front with [`FieldError::within`]).
-pub(crate) fn validate_stamp(stamp: &TerrainStamp) -> Result<(), ConfigError> {
-    match stamp.shape {
-        StampShape::Circle { radius } => within("shape.radius", radius, 0.0, LARGEST, true)?,
-        StampShape::Rect { half_extents } => {
-            within("shape.half_extents.x", half_extents.x, 0.0, LARGEST, true)?;
-            within("shape.half_extents.y", half_extents.y, 0.0, LARGEST, true)?;
-        }
-    }
-    within("falloff", stamp.falloff, 0.0, LARGEST, false)?;
-    match stamp.op {
-        StampOp::Flatten => Ok(()),
-        StampOp::Raise(m) => within("op.Raise", m, 0.0, LARGEST, false),
-        StampOp::Lower(m) => within("op.Lower", m, 0.0, LARGEST, false),
-        StampOp::Crater { depth } => within("op.Crater.depth", depth, 0.0, LARGEST, true),
-    }
-}
-
-/// Every field of `path`, named from the path's own (e.g. `points[3]`), as
-/// [`validate_stamp`].
-pub(crate) fn validate_path(path: &TerrainPath) -> Result<(), ConfigError> {
-    let count = path.points.len();
-    if !(2..=MAX_PATH_POINTS).contains(&count) {
-        return Err(FieldError::new(
-            "points",
-            format!("{count} points"),
-            format!("2 to {MAX_PATH_POINTS} points"),
-        ));
-    }
-    for (i, &p) in path.points.iter().enumerate() {
-        validate_position("", p).map_err(|e| FieldError {
-            field: format!("points[{i}]"),
-            ..e
-        })?;
-    }
-    within("width", path.width, 0.0, WIDEST, true)?;
-    within("falloff", path.falloff, 0.0, LARGEST, false)?;
-    match path.op {
-        PathOp::Road => Ok(()),
-        PathOp::Channel { depth } => within("op.Channel.depth", depth, 0.0, LARGEST, false),
-    }
-}
 
 /// `stamp` centred on `centre` (its height `height`), its local axes along `axis_x` and
 /// `axis_z` (unit vectors on the XZ plane).
@@ -291,13 +211,6 @@ pub(crate) fn config_modifiers(config: &TerrainConfig) -> (Vec<Modifier>, Vec<Mo
     (paths, stamps)
 }
 
-/// A stamp of the config: its position, yaw and stamp, named as [`validate_stamp`] names them.
-pub(crate) fn validate_fixed_stamp(fixed: &FixedStamp) -> Result<(), ConfigError> {
-    validate_position("position", fixed.position)?;
-    within("yaw", fixed.yaw, -1e6, 1e6, false)?;
-    validate_stamp(&fixed.stamp).map_err(|e| e.within("stamp"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -358,32 +271,5 @@ mod tests {
         // Reach 3 + 12 = 15 m: a right angle of two 30 m spans in 2 + 2 pieces.
         let bend = through([[0.0, 0.0, 0.0], [30.0, 0.0, 0.0], [30.0, 0.0, 30.0]]);
         assert_eq!(segments_of(&path_modifier(&bend)).len(), 4);
-    }
-
-    #[test]
-    fn bad_fields_are_named() {
-        let stamp = TerrainStamp {
-            shape: StampShape::Circle { radius: -1.0 },
-            ..TerrainStamp::default()
-        };
-        let e = validate_stamp(&stamp).expect_err("negative radius");
-        assert_eq!(e.field, "shape.radius");
-        let fixed = FixedStamp {
-            stamp,
-            ..FixedStamp::default()
-        };
-        let e = validate_fixed_stamp(&fixed).expect_err("negative radius");
-        assert_eq!(e.within("stamps[3]").field, "stamps[3].stamp.shape.radius");
-        let path = TerrainPath {
-            points: vec![Vec3::ZERO, Vec3::new(f32::NAN, 0.0, 0.0)],
-            ..TerrainPath::default()
-        };
-        let e = validate_path(&path).expect_err("NaN point");
-        assert_eq!(e.field, "points[1]");
-        let lonely = TerrainPath {
-            points: vec![Vec3::ZERO],
-            ..TerrainPath::default()
-        };
-        assert_eq!(validate_path(&lonely).unwrap_err().field, "points");
     }
 }
