@@ -150,13 +150,13 @@ pub struct TerrainConfig {
     /// Objects placed on the ground by rules (at most [`MAX_SCATTER_LAYERS`] layers).
     pub scatter: Vec<ScatterLayer>,
     /// A designer's fixed stamps: flat sites, mounds, pits, craters (at most
-    /// [`MAX_STAMPS`](crate::MAX_STAMPS)), each with its position and yaw (see
-    /// [`FixedStamp`](crate::FixedStamp), [`TerrainStamp`](crate::TerrainStamp)). A change
+    /// [`MAX_STAMPS`]), each with its position and yaw (see
+    /// [`FixedStamp`], [`TerrainStamp`]). A change
     /// rebuilds only the chunks, colliders and scatter of the areas of the stamps that changed.
     /// Default none.
     pub stamps: Vec<FixedStamp>,
-    /// A designer's fixed roads and channels (at most [`MAX_PATHS`](crate::MAX_PATHS); see
-    /// [`TerrainPath`](crate::TerrainPath)). Rebuilt like `stamps`. Default none.
+    /// A designer's fixed roads and channels (at most [`MAX_PATHS`]; see
+    /// [`TerrainPath`]). Rebuilt like `stamps`. Default none.
     pub paths: Vec<TerrainPath>,
     /// The climate fields that choose the biomes (unused without `biomes`).
     pub climate: Climate,
