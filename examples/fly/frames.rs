@@ -11,15 +11,16 @@
 //! thread waited for the GPU, chunks and levels on screen) and then every frame time; a picture
 //! of each phase's last frame is saved beside it (`out-still.png`, `out-flight.png`).
 
-use bevy::camera::RenderTarget;
 use bevy::prelude::*;
-use bevy::render::render_resource::{PollType, TextureFormat, TextureUsages};
+use bevy::render::render_resource::PollType;
 use bevy::render::renderer::RenderDevice;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use bevy::render::{Render, RenderApp, RenderSystems};
 use bevy_perlin_terrain::prelude::*;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+use crate::support::{self, ImageTarget};
 
 /// Where the figures go, from `TERRAIN_FRAME_TIMES`, if set.
 pub fn output_path() -> Option<String> {
@@ -52,33 +53,17 @@ impl Plugin for FrameTimesPlugin {
             pictures: Vec::new(),
         })
         .insert_resource(gpu_waits.clone())
-        .add_systems(PostStartup, target_image)
-        .add_systems(Update, view_distance.before(TerrainSystems::Config))
+        .add_systems(PostStartup, support::draw_into_image)
+        .add_systems(
+            Update,
+            support::picture_streaming.before(TerrainSystems::Config),
+        )
         .add_systems(Update, measure.after(TerrainSystems::Upload));
         if let Some(render_app) = app.get_sub_app_mut(RenderApp) {
             render_app
                 .insert_resource(gpu_waits)
                 .add_systems(Render, wait_for_gpu.in_set(RenderSystems::Cleanup));
         }
-    }
-}
-
-/// `TERRAIN_VIEW=30000`: the view distance to measure (the preset's own otherwise).
-fn view_distance(
-    mut source: ResMut<TerrainConfigSource>,
-    mut configs: ResMut<Assets<TerrainConfig>>,
-    mut done: Local<bool>,
-) {
-    let Some(view) = std::env::var("TERRAIN_VIEW")
-        .ok()
-        .and_then(|v| v.parse::<f32>().ok())
-    else {
-        return;
-    };
-    if !*done {
-        *done = crate::support::edit_config(&mut source, &mut configs, |config| {
-            config.view_distance = view;
-        });
     }
 }
 
@@ -96,26 +81,6 @@ fn wait_for_gpu(device: Res<RenderDevice>, waits: Res<GpuWaits>) {
     if let Ok(mut waits) = waits.0.lock() {
         waits.push(start.elapsed().as_secs_f32());
     }
-}
-
-/// The image every camera draws into.
-#[derive(Resource)]
-struct Target(Handle<Image>);
-
-fn target_image(
-    mut commands: Commands,
-    mut images: ResMut<Assets<Image>>,
-    cameras: Query<Entity, With<Camera3d>>,
-) {
-    let mut image = Image::new_target_texture(1920, 1080, TextureFormat::Rgba8UnormSrgb, None);
-    image.texture_descriptor.usage |= TextureUsages::COPY_SRC;
-    let handle = images.add(image);
-    for camera in &cameras {
-        commands
-            .entity(camera)
-            .insert(RenderTarget::Image(handle.clone().into()));
-    }
-    commands.insert_resource(Target(handle));
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -167,7 +132,7 @@ fn quantile(sorted: &[f32], q: f64) -> f32 {
 fn measure(
     mut commands: Commands,
     mut run: ResMut<FrameRun>,
-    target: Option<Res<Target>>,
+    target: Option<Res<ImageTarget>>,
     waits: Res<GpuWaits>,
     registry: Res<ChunkRegistry>,
     scatter: Res<ScatterRegistry>,

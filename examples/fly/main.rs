@@ -25,6 +25,9 @@
 //!
 //! Frame-time mode (`frames.rs`): `TERRAIN_FRAME_TIMES=out.txt` draws into an image instead
 //! of a window and writes the frame times of the horizon, standing and flying.
+//! Render-statistics mode (`stats.rs`): `TERRAIN_RENDER_STATS=out.txt` draws one view into an
+//! image and writes the GPU's work for it, pass by pass (`scripts/render-stats.sh` runs the
+//! standard views).
 //!
 //! Tab opens the settings panel (`panel.rs`): every field of the config on sliders, applied
 //! live; save writes `assets/terrain/NAME.terrain.ron`, load picks any file there; a minimap
@@ -47,6 +50,7 @@ use support::{ScreenshotPlugin, ScreenshotRun};
 
 mod frames;
 mod panel;
+mod stats;
 #[path = "../support/mod.rs"]
 mod support;
 
@@ -78,8 +82,10 @@ fn main() -> AppExit {
         _ => TerrainRenderMode::Material,
     };
     let frame_times = frames::output_path();
-    let window = if frame_times.is_some() {
-        // Frame-time mode draws into an image: no window, no windowing system.
+    let render_stats = stats::output_path();
+    let headless = frame_times.is_some() || render_stats.is_some();
+    let window = if headless {
+        // The measuring modes draw into an image: no window, no windowing system.
         WindowPlugin {
             primary_window: None,
             exit_condition: ExitCondition::DontExit,
@@ -96,11 +102,11 @@ fn main() -> AppExit {
         }
     };
     let mut defaults = DefaultPlugins.set(window);
-    if frame_times.is_some() {
+    if headless {
         defaults = defaults.disable::<WinitPlugin>();
     }
     let mut app = App::new();
-    if frame_times.is_some() {
+    if headless {
         // Without winit, a loop that draws frames back to back.
         app.add_plugins(ScheduleRunnerPlugin::run_loop(Duration::ZERO));
     }
@@ -133,7 +139,9 @@ fn main() -> AppExit {
         )
             .after(TerrainSystems::Upload),
     );
-    if let Some(path) = frame_times {
+    if let Some(path) = render_stats {
+        app.add_plugins(stats::RenderStatsPlugin { path });
+    } else if let Some(path) = frame_times {
         app.add_plugins(frames::FrameTimesPlugin { path });
     } else if let Some(path) = screenshot {
         let shot = std::env::var("TERRAIN_SHOT").ok();

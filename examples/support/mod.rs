@@ -10,9 +10,10 @@
 
 #![allow(dead_code, reason = "each example uses a part")]
 
+use bevy::camera::RenderTarget;
 use bevy::light::CascadeShadowConfigBuilder;
 use bevy::prelude::*;
-use bevy::render::render_resource::PipelineCache;
+use bevy::render::render_resource::{PipelineCache, TextureFormat, TextureUsages};
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use bevy::render::{Render, RenderApp, RenderSystems};
 use bevy::winit::{UpdateMode, WinitSettings};
@@ -125,18 +126,14 @@ impl Plugin for ScreenshotPlugin {
     fn build(&self, app: &mut App) {
         // A picture left from an earlier run would look like this run's.
         let _ = std::fs::remove_file(&self.path);
-        let compiling = PipelinesCompiling::default();
-        if let Some(render_app) = app.get_sub_app_mut(RenderApp) {
-            render_app
-                .insert_resource(compiling.clone())
-                .add_systems(Render, count_compiling.in_set(RenderSystems::Cleanup));
-        }
+        let watch = PipelineWatch::install(app);
         app.insert_resource(ScreenshotRun::new(self.path.clone()))
-            .insert_resource(compiling)
+            .insert_resource(RaisedBudgets)
+            .insert_resource(watch)
             .add_systems(
                 Update,
                 (
-                    raise_budgets.before(TerrainSystems::Config),
+                    picture_streaming.before(TerrainSystems::Config),
                     fail_on_load_error,
                     (take_screenshot, draw_when_needed)
                         .chain()
@@ -147,12 +144,32 @@ impl Plugin for ScreenshotPlugin {
 }
 
 /// How many render pipelines the render world is still compiling (or waiting on shaders for),
-/// as of its last frame; shared between the two worlds.
+/// as of its last frame; shared between the two worlds. What the modes that take pictures
+/// wait on, so that a picture shows what is in view as it looks.
 #[derive(Resource, Clone, Default)]
-struct PipelinesCompiling(Arc<AtomicUsize>);
+pub struct PipelineWatch(Arc<AtomicUsize>);
 
-fn count_compiling(cache: Res<PipelineCache>, compiling: Res<PipelinesCompiling>) {
-    compiling
+impl PipelineWatch {
+    /// Counts the render world's compiling pipelines every frame; the main world reads the
+    /// count through the returned handle (insert it as a resource).
+    pub fn install(app: &mut App) -> Self {
+        let watch = Self::default();
+        if let Some(render_app) = app.get_sub_app_mut(RenderApp) {
+            render_app
+                .insert_resource(watch.clone())
+                .add_systems(Render, count_compiling.in_set(RenderSystems::Cleanup));
+        }
+        watch
+    }
+
+    /// Whether no pipeline was compiling in the render world's last frame.
+    pub fn idle(&self) -> bool {
+        self.0.load(Ordering::Relaxed) == 0
+    }
+}
+
+fn count_compiling(cache: Res<PipelineCache>, watch: Res<PipelineWatch>) {
+    watch
         .0
         .store(cache.waiting_pipelines().count(), Ordering::Relaxed);
 }
@@ -163,7 +180,7 @@ fn count_compiling(cache: Res<PipelineCache>, compiling: Res<PipelinesCompiling>
 /// cores the renderer would take. Counts the frames drawn in a row with every pipeline compiled.
 fn draw_when_needed(
     mut run: ResMut<ScreenshotRun>,
-    compiling: Res<PipelinesCompiling>,
+    watch: Res<PipelineWatch>,
     mut cameras: Query<&mut Camera>,
     mut winit: ResMut<WinitSettings>,
 ) {
@@ -182,7 +199,7 @@ fn draw_when_needed(
         winit.focused_mode = mode;
         winit.unfocused_mode = mode;
     }
-    let compiled = draw && compiling.0.load(Ordering::Relaxed) == 0;
+    let compiled = draw && watch.idle();
     run.compiled_frames = if compiled { run.compiled_frames + 1 } else { 0 };
 }
 
@@ -253,28 +270,61 @@ impl ScreenshotRun {
     }
 }
 
-/// Larger per-frame budgets, so the picture does not wait on the frame count (and the view
-/// distance of `TERRAIN_VIEW`, if set). A streaming change: it applies without rebuilding
-/// anything already built.
-fn raise_budgets(
+/// Present while a picture is being prepared: the streaming budgets are raised, so the picture
+/// does not wait on the frame count (see [`picture_streaming`]).
+#[derive(Resource)]
+pub struct RaisedBudgets;
+
+/// The view distance of `TERRAIN_VIEW`, if set, and, while [`RaisedBudgets`] is present, larger
+/// per-frame budgets. Streaming changes: they apply without rebuilding anything already built.
+/// Runs until the config is at hand, then once.
+pub fn picture_streaming(
     mut source: ResMut<TerrainConfigSource>,
     mut configs: ResMut<Assets<TerrainConfig>>,
+    raised: Option<Res<RaisedBudgets>>,
     mut done: Local<bool>,
 ) {
     if *done {
         return;
     }
-    // `TERRAIN_VIEW=30000`: another view distance for the picture (a streaming change too).
     let view: Option<f32> = std::env::var("TERRAIN_VIEW")
         .ok()
         .and_then(|v| v.parse().ok());
     *done = edit_config(&mut source, &mut configs, |config| {
-        config.max_uploads_per_frame = 32;
-        config.max_tasks_in_flight = 32;
+        if raised.is_some() {
+            config.max_uploads_per_frame = 32;
+            config.max_tasks_in_flight = 32;
+        }
         if let Some(view) = view {
             config.view_distance = view;
         }
     });
+}
+
+/// The size of the image the windowless modes draw into.
+pub const IMAGE_SIZE: [u32; 2] = [1920, 1080];
+
+/// The image every camera draws into in the windowless modes.
+#[derive(Resource)]
+pub struct ImageTarget(pub Handle<Image>);
+
+/// Points every 3D camera at a new [`IMAGE_SIZE`] image (a `PostStartup` system, after the
+/// cameras are spawned) and keeps its handle as [`ImageTarget`].
+pub fn draw_into_image(
+    mut commands: Commands,
+    mut images: ResMut<Assets<Image>>,
+    cameras: Query<Entity, With<Camera3d>>,
+) {
+    let [width, height] = IMAGE_SIZE;
+    let mut image = Image::new_target_texture(width, height, TextureFormat::Rgba8UnormSrgb, None);
+    image.texture_descriptor.usage |= TextureUsages::COPY_SRC;
+    let handle = images.add(image);
+    for camera in &cameras {
+        commands
+            .entity(camera)
+            .insert(RenderTarget::Image(handle.clone().into()));
+    }
+    commands.insert_resource(ImageTarget(handle));
 }
 
 /// Edits the config the terrain uses, where it is already at hand (an asset loaded, or a
