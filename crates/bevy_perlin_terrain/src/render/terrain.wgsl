@@ -190,8 +190,13 @@ fn ground_look(l: u32, site: Site, normal: vec3<f32>, edges: f32) -> Look {
     let p = site.p;
     // Boundaries moved by two decorrelated noises: one for heights, one for slopes (their
     // finest octave is a quarter of the edge size).
-    let edge = fbm3(p.xz * (*look).slopes.w).x * edges;
-    let edge2 = fbm3(p.zx * (*look).slopes.w * 1.7 + vec2(41.0, 7.0)).x * edges;
+    // Where the pixel cannot show them, they are not computed (the same result: 0).
+    var edge = 0.0;
+    var edge2 = 0.0;
+    if edges > 0.0 {
+        edge = fbm3(p.xz * (*look).slopes.w).x * edges;
+        edge2 = fbm3(p.zx * (*look).slopes.w * 1.7 + vec2(41.0, 7.0)).x * edges;
+    }
     let above = p.y - (*look).heights.x + edge * (*look).heights.w;
     let slope = 1.0 - normal.y + edge2 * (*look).slopes.z;
     let sharpness = (*look).flags.z;
@@ -265,12 +270,24 @@ fn fragment(terrain: TerrainVertexOutput, @builtin(front_facing) is_front: bool)
     let dpy = dpdy(p);
     // Metres a pixel covers: far ground drops the noise it cannot show instead of shimmering.
     let footprint = max(length(dpx), length(dpy));
-    let copy = smoothstep(-0.25, 0.25, fbm3(p.xz * (1.0 / 11.0) + vec2(13.1, -4.7)).x);
+    // Which copy of a texture shows from above: only where some look weighing in has textures.
+#ifdef TERRAIN_BIOMES
+    var biomes = biomes_at(terrain);
+    var textured = false;
+    for (var k = 0u; k < 8u; k++) {
+        textured = textured || (biomes.shares[k] > 0.0 && shading.looks[biomes.ids[k]].flags.w != 0.0);
+    }
+#else
+    let textured = shading.looks[0].flags.w != 0.0;
+#endif
+    var copy = 0.0;
+    if textured {
+        copy = smoothstep(-0.25, 0.25, fbm3(p.xz * (1.0 / 11.0) + vec2(13.1, -4.7)).x);
+    }
     let site = Site(p, dpx, dpy, triplanar_weights(normal), copy);
 
     // Each biome's look, blended by its share (one look without biomes).
 #ifdef TERRAIN_BIOMES
-    var biomes = biomes_at(terrain);
     var ground = Ground(vec3(0.0), 0.0, 0.0, vec3(0.0));
     var rock = 0.0;
     var crease_strength = 0.0;
@@ -355,9 +372,17 @@ fn fragment(terrain: TerrainVertexOutput, @builtin(front_facing) is_front: bool)
         }
         frequency *= 2.6;
     }
-    let broad = fbm3(p.xz * (1.0 / 23.0) + vec2(-3.1, 8.4)).x * resolvable(4.0 / 23.0, footprint);
-    let hue = fbm3(p.zx * (1.0 / 9.0) + vec2(6.7, -2.2)).x * grain.x
-        * resolvable(4.0 / 9.0, footprint);
+    // Each noise only where the pixel can show it (elsewhere its factor is 0).
+    var broad = 0.0;
+    let broad_shows = resolvable(4.0 / 23.0, footprint);
+    if broad_shows > 0.0 {
+        broad = fbm3(p.xz * (1.0 / 23.0) + vec2(-3.1, 8.4)).x * broad_shows;
+    }
+    var hue = 0.0;
+    let hue_shows = resolvable(4.0 / 9.0, footprint);
+    if grain.x != 0.0 && hue_shows > 0.0 {
+        hue = fbm3(p.zx * (1.0 / 9.0) + vec2(6.7, -2.2)).x * grain.x * hue_shows;
+    }
     albedo *= (1.0 + 0.3 * (0.6 * fade * fine.x + grain.x * broad))
         * vec3(1.0 + 0.25 * hue, 1.0 + 0.05 * hue, 1.0 - 0.3 * hue);
 
