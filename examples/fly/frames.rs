@@ -34,9 +34,7 @@ pub struct FrameTimesPlugin {
 
 impl Plugin for FrameTimesPlugin {
     fn build(&self, app: &mut App) {
-        let seconds = std::env::var("TERRAIN_FRAME_SECONDS")
-            .ok()
-            .and_then(|s| s.parse::<f32>().ok())
+        let seconds = support::env_number::<f32>("TERRAIN_FRAME_SECONDS")
             .filter(|s| s.is_finite() && *s > 0.0)
             .unwrap_or(10.0);
         let gpu_waits = GpuWaits::default();

@@ -55,15 +55,8 @@ pub struct RenderStatsPlugin {
 
 impl Plugin for RenderStatsPlugin {
     fn build(&self, app: &mut App) {
-        let number = |name: &str, default: u32| {
-            std::env::var(name)
-                .ok()
-                .and_then(|v| v.parse::<u32>().ok())
-                .unwrap_or(default)
-        };
-        let speed = std::env::var("TERRAIN_SPEED")
-            .ok()
-            .and_then(|v| v.parse::<f32>().ok())
+        let number = |name: &str, default: u32| support::env_number(name).unwrap_or(default);
+        let speed = support::env_number::<f32>("TERRAIN_SPEED")
             .filter(|v| v.is_finite())
             .unwrap_or(0.0);
         let camera = match std::env::var("TERRAIN_CAMERA") {
@@ -271,8 +264,11 @@ fn measure(
     mut exit: MessageWriter<AppExit>,
 ) {
     let Some(target) = target else { return };
-    if run.started.elapsed() > StatsRun::LIMIT && run.phase != Phase::Done {
-        error!("render stats: not done within {:?}", StatsRun::LIMIT);
+    // The picture gets a minute more than the figures.
+    let limit =
+        StatsRun::LIMIT + Duration::from_secs(if run.phase == Phase::Done { 60 } else { 0 });
+    if run.started.elapsed() > limit {
+        error!("render stats: not done within {limit:?}");
         exit.write(AppExit::error());
         return;
     }
@@ -313,20 +309,21 @@ fn measure(
         Phase::Measuring => {
             run.travelled += run.speed / 60.0;
             run.frame_times.push(time.delta_secs());
-            let fresh: Vec<(String, &'static str, f64)> = store
-                .iter()
-                .filter_map(|d| {
-                    let m = d.measurement()?;
-                    let path = d.path().as_str();
-                    let (label, field) = pass_field(path)?;
-                    let new = run.seen.get(path) != Some(&m.time);
-                    new.then(|| (label.to_owned(), field, m.value))
-                })
-                .collect();
-            for (label, field, value) in fresh {
-                run.samples.entry((label, field)).or_default().push(value);
+            // Each diagnostic's measurement counts once, in the frame it arrives in.
+            for d in store.iter() {
+                let (Some(m), path) = (d.measurement(), d.path().as_str()) else {
+                    continue;
+                };
+                let Some((label, field)) = pass_field(path) else {
+                    continue;
+                };
+                if run.seen.insert(path.to_owned(), m.time) != Some(m.time) {
+                    run.samples
+                        .entry((label.to_owned(), field))
+                        .or_default()
+                        .push(m.value);
+                }
             }
-            run.seen = latest(&store);
             run.shadows.push(shadow_work(&lights, &casters, &meshes));
             if run.measured() >= run.frames as usize {
                 let report = report(&run, registry.loaded_count());

@@ -112,6 +112,11 @@ pub fn top_view(
     Some((rgb, range))
 }
 
+/// The environment variable `name` read as a `T` (a number), if it is set and parses.
+pub fn env_number<T: std::str::FromStr>(name: &str) -> Option<T> {
+    std::env::var(name).ok().and_then(|v| v.trim().parse().ok())
+}
+
 /// The screenshot path from `TERRAIN_SCREENSHOT`, if set.
 pub fn screenshot_path() -> Option<String> {
     std::env::var("TERRAIN_SCREENSHOT").ok()
@@ -287,9 +292,7 @@ pub fn picture_streaming(
     if *done {
         return;
     }
-    let view: Option<f32> = std::env::var("TERRAIN_VIEW")
-        .ok()
-        .and_then(|v| v.parse().ok());
+    let view: Option<f32> = env_number("TERRAIN_VIEW");
     *done = edit_config(&mut source, &mut configs, |config| {
         if raised.is_some() {
             config.max_uploads_per_frame = 32;
