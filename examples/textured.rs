@@ -13,7 +13,7 @@ use bevy::asset::RenderAssetUsages;
 use bevy::camera_controller::free_camera::{FreeCamera, FreeCameraPlugin};
 use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
-use bevy_perlin_terrain::perlin_core::{NoiseTables, perlin4};
+use bevy_perlin_terrain::perlin_core::{NoiseTables, Perlin};
 use bevy_perlin_terrain::prelude::*;
 use bevy_perlin_terrain::{HeightBand, LayerTexture};
 use std::f64::consts::TAU;
@@ -177,7 +177,7 @@ fn tileable(tables: &NoiseTables, cells: f64, octaves: u32, offset: f64) -> Vec<
                 let r = cells * f64::from(1u32 << octave) / TAU;
                 let o = offset + 31.7 * f64::from(octave);
                 sum += amplitude
-                    * perlin4(
+                    * Perlin::default().sample4(
                         tables,
                         r * u.cos() + o,
                         r * u.sin() + o,
@@ -246,7 +246,7 @@ fn setup(mut commands: Commands, sampler: Res<TerrainSampler>) {
         Transform::from_xyz(eye.x, height, eye.y).looking_to(Vec3::new(0.5, -0.3, -1.0), Vec3::Y),
         FreeCamera::default(),
         TerrainViewer,
-        Msaa::Off,
+        support::anti_aliasing(),
         DistanceFog {
             color: SKY,
             falloff: FogFalloff::Linear {

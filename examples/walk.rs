@@ -139,6 +139,8 @@ fn setup(
     ));
     if screenshot.is_some() {
         camera.insert(Msaa::Off);
+    } else {
+        camera.insert(support::anti_aliasing());
     }
     commands.spawn(support::sun(30.0, 600.0));
     let materials = (0..8)

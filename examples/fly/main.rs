@@ -29,7 +29,7 @@
 //! image and writes the GPU's work for it, pass by pass (`scripts/render-stats.sh` runs the
 //! standard views).
 //!
-//! Tab opens the settings panel (`panel.rs`): every field of the config on sliders, applied
+//! Tab opens the settings panel (`panel/`): every field of the config on sliders, applied
 //! live; save writes `assets/terrain/NAME.terrain.ron`, load picks any file there; a minimap
 //! shows the ground around the camera. `TERRAIN_SHOT=panel` takes the screenshot with it open.
 //!
@@ -181,8 +181,10 @@ fn setup(mut commands: Commands, screenshot: Option<Res<ScreenshotRun>>) {
         far_plane(TerrainConfig::default().view_distance),
     ));
     if screenshot.is_some() {
-        // Software rendering: multisampling would only slow it down.
+        // Software rendering: the pictures CI checks need no anti-aliasing.
         camera.insert(Msaa::Off);
+    } else {
+        camera.insert(support::anti_aliasing());
     }
     commands.spawn(support::sun(80.0, 900.0));
     commands.spawn((

@@ -22,6 +22,15 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+/// The examples' anti-aliasing: SMAA (a post-process on the finished picture: three
+/// screen-sized passes, whatever the scene) instead of Bevy's default 4× MSAA, which shades every
+/// pixel once for each triangle touching it. Far terrain has triangles a few pixels across, so
+/// multisampling ran the terrain's fragment shader several times a pixel (see
+/// `docs/performance.md`).
+pub fn anti_aliasing() -> impl Bundle {
+    (Msaa::Off, bevy::anti_alias::smaa::Smaa::default())
+}
+
 /// The examples' sun: low from the north-east, with shadows out to `maximum_distance` metres
 /// (the first cascade to `first_cascade_far_bound`).
 pub fn sun(first_cascade_far_bound: f32, maximum_distance: f32) -> impl Bundle {

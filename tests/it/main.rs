@@ -1,5 +1,5 @@
-//! The presets and the config writer, in one test binary.
+//! The presets and the config writer, in one test binary; the presets are found and parsed by
+//! the workspace's harness, `terrain_test_support`.
 
-mod common;
 mod presets;
 mod save;

@@ -2,11 +2,11 @@
 //! changed one field at a time (nested, optional, listed), read back equal; and only what
 //! differs from the defaults is written.
 
-use crate::common::{PRESETS, load};
 use bevy_perlin_terrain::config::parse_config;
 use bevy_perlin_terrain::perlin_core::{Erosion, FractalMode};
 use bevy_perlin_terrain::prelude::*;
 use bevy_perlin_terrain::{ScatterLayer, Snow};
+use terrain_test_support::{preset, presets};
 
 /// `config` written and read back.
 fn round_trip(config: &TerrainConfig) -> TerrainConfig {
@@ -16,8 +16,7 @@ fn round_trip(config: &TerrainConfig) -> TerrainConfig {
 
 #[test]
 fn every_preset_reads_back_equal() {
-    for name in PRESETS {
-        let config = load(name);
+    for (name, config) in presets() {
         assert_eq!(round_trip(&config), config, "{name}:\n{}", config.to_ron());
     }
 }
@@ -43,7 +42,7 @@ fn the_default_writes_nothing_and_a_change_writes_only_itself() {
 
 #[test]
 fn changes_one_at_a_time_read_back_equal() {
-    let base = load("alps");
+    let base = preset("alps");
     let mut cases: Vec<(&str, TerrainConfig)> = Vec::new();
     let mut c = base.clone();
     c.noise.erosion = Some(Erosion {

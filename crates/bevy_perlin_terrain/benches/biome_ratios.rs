@@ -30,7 +30,6 @@
 mod alive;
 #[path = "support/ratios.rs"]
 mod ratios;
-mod support;
 #[path = "support/views.rs"]
 mod views;
 
@@ -43,7 +42,7 @@ use ratios::quantile;
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Instant;
-use support::preset;
+use terrain_test_support::preset;
 
 fn main() {
     let rounds = ratios::rounds(30);

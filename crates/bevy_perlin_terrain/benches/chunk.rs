@@ -12,8 +12,9 @@
 //! Two more groups measure what the terrain's configurations cost against plain Perlin noise,
 //! keeping the last [`ALIVE`](alive::ALIVE) chunks alive as the streaming group does (dropped
 //! chunks make each arm's time depend on what glibc did with the arm before's memory):
-//! - `preset_chunk`: a full-detail chunk of each shipped preset against the same chunk with the
-//!   preset's noise replaced by plain Perlin FBM of the same octave count and frequency;
+//! - `preset_chunk`: a full-detail chunk of each shipped preset (every `assets/terrain/` file)
+//!   against the same chunk with the preset's noise (a preset with biomes: each biome's)
+//!   replaced by plain Perlin FBM of the same octave count and frequency;
 //! - `eroded_chunk`: a 129² chunk with the erosion filter on against the same chunk without.
 //!
 //! And `chunk_levels`: a chunk of each level of detail of the default preset's 12 km view (65²,
@@ -41,7 +42,6 @@
 mod alive;
 #[path = "support/edits.rs"]
 mod edits;
-mod support;
 #[path = "support/views.rs"]
 mod views;
 
@@ -50,13 +50,13 @@ use bevy::asset::RenderAssetUsages;
 use bevy::math::IVec2;
 use bevy::mesh::{Indices, Mesh, PrimitiveTopology};
 use bevy_perlin_terrain::chunk::{ChunkJob, build_chunk_mesh};
-use bevy_perlin_terrain::perlin_core::{Erosion, Fbm, NoiseTables};
-use bevy_perlin_terrain::{TerrainConfig, TerrainSampler};
+use bevy_perlin_terrain::perlin_core::{Erosion, Fbm, GridFill, NoiseTables};
+use bevy_perlin_terrain::{Biome, TerrainConfig, TerrainSampler};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use noise::{MultiFractal, NoiseFn};
 use std::hint::black_box;
 use std::sync::Arc;
-use support::preset;
+use terrain_test_support::{preset, preset_names};
 
 const FREQUENCY: f64 = 1.0 / 256.0;
 
@@ -172,12 +172,8 @@ fn chunk(c: &mut Criterion) {
                 let n = spec.size[0] * spec.size[1];
                 let (mut values, mut gradients) = (vec![0.0; n], vec![[0.0; 2]; n]);
                 b.iter(|| {
-                    case.config.noise.fill_grid_with_gradient(
-                        &case.tables,
-                        black_box(&spec),
-                        &mut values,
-                        &mut gradients,
-                    )
+                    let fill = GridFill::new(&mut values).gradients(&mut gradients);
+                    case.config.noise.fill(&case.tables, black_box(&spec), fill)
                 })
             },
         );
@@ -211,23 +207,34 @@ fn chunk(c: &mut Criterion) {
     group.finish();
 }
 
-/// `config` with its noise replaced by plain Perlin FBM of the same octaves and frequency (and
-/// the same erosion, which the comparison keeps on both sides).
+/// `config` with its noise, and each of its biomes' (a biome's is its ground's, the config's
+/// own is then unused), replaced by plain Perlin FBM of the same octaves and frequency (and the
+/// same erosion, which the comparison keeps on both sides).
 fn plain_twin(config: &TerrainConfig) -> TerrainConfig {
+    let plain = |noise: &Fbm| Fbm {
+        octaves: noise.octaves,
+        frequency: noise.frequency,
+        erosion: noise.erosion,
+        ..Fbm::default()
+    };
     TerrainConfig {
-        noise: Fbm {
-            octaves: config.noise.octaves,
-            frequency: config.noise.frequency,
-            erosion: config.noise.erosion,
-            ..Fbm::default()
-        },
+        noise: plain(&config.noise),
+        biomes: config
+            .biomes
+            .iter()
+            .map(|biome| Biome {
+                noise: plain(&biome.noise),
+                ..biome.clone()
+            })
+            .collect(),
         ..config.clone()
     }
 }
 
 fn presets(c: &mut Criterion) {
     let mut group = c.benchmark_group("preset_chunk");
-    for name in ["default", "islands", "alps", "dunes"] {
+    for name in preset_names() {
+        let name = name.as_str();
         let config = preset(name);
         let tables = Arc::new(NoiseTables::from_seed(config.seed));
         let coord = IVec2::new(3, -2);

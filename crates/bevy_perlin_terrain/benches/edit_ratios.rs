@@ -16,7 +16,6 @@ mod alive;
 mod edits;
 #[path = "support/ratios.rs"]
 mod ratios;
-mod support;
 
 use alive::Alive;
 use bevy_perlin_terrain::chunk::{ChunkJob, build_chunk_mesh};
@@ -25,7 +24,7 @@ use ratios::quantile;
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Instant;
-use support::preset;
+use terrain_test_support::preset;
 
 /// Builds of one arm's chunk in a row, within a round.
 const BUILDS: usize = 20;

@@ -8,12 +8,8 @@
 //! `cargo bench --profile dev --workspace --bench physics` (the workspace turns the `avian`
 //! feature on, and shares the test build).
 
-mod support;
-
 use avian3d::prelude::*;
-use bevy::asset::AssetPlugin;
 use bevy::math::IVec2;
-use bevy::mesh::MeshPlugin;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_perlin_terrain::chunk::{ChunkJob, build_chunk_mesh};
@@ -23,7 +19,7 @@ use bevy_perlin_terrain::prelude::*;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::sync::Arc;
-use support::preset;
+use terrain_test_support::{HeadlessApp, preset};
 
 fn collider(c: &mut Criterion) {
     let mut group = c.benchmark_group("collider");
@@ -54,18 +50,12 @@ fn resting_balls(flat: bool) -> App {
         ..preset("default")
     };
     let sampler = TerrainSampler::new(Arc::new(NoiseTables::from_seed(config.seed)), &config);
-    let mut app = App::new();
-    app.add_plugins((
-        MinimalPlugins,
-        AssetPlugin::default(),
-        TransformPlugin,
-        MeshPlugin,
-        PhysicsPlugins::default(),
-        PerlinTerrainPlugin::from_config(config),
-    ))
-    .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
-    app.finish();
-    app.cleanup();
+    let mut app = HeadlessApp::new()
+        .time(TimeUpdateStrategy::FixedTimesteps(1))
+        .build((
+            PhysicsPlugins::default(),
+            PerlinTerrainPlugin::from_config(config),
+        ));
     if flat {
         app.world_mut().spawn((
             RigidBody::Static,

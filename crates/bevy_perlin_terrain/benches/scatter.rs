@@ -4,8 +4,6 @@
 //!
 //! `cargo bench --profile dev --workspace --bench scatter` (sharing the test build).
 
-mod support;
-
 use bevy::math::IVec2;
 use bevy_perlin_terrain::TerrainSampler;
 use bevy_perlin_terrain::chunk::{ChunkJob, build_chunk_mesh};
@@ -14,7 +12,7 @@ use bevy_perlin_terrain::scatter::{ScatterJob, place_scatter};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::sync::Arc;
-use support::preset;
+use terrain_test_support::preset;
 
 fn scatter(c: &mut Criterion) {
     let mut group = c.benchmark_group("scatter");

@@ -17,15 +17,12 @@
 //! without the renderer), or `cargo bench --profile dev --workspace --bench streaming`.
 //! `cargo test --benches` runs a short smoke version.
 
-mod support;
-
-use bevy::asset::AssetPlugin;
-use bevy::mesh::{Mesh, MeshPlugin};
+use bevy::mesh::Mesh;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_perlin_terrain::prelude::*;
 use std::time::{Duration, Instant};
-use support::preset;
+use terrain_test_support::{HeadlessApp, finish, preset, run_until_within, spawn_viewer};
 
 /// Frames of the measured flight under `cargo bench`; a `cargo test --benches` smoke run flies
 /// only `SMOKE_FRAMES`.
@@ -53,26 +50,17 @@ fn terrain_ends(mut time: ResMut<TerrainTime>) {
     }
 }
 
-/// The headless app every measurement shares: minimal plugins, assets, transforms, meshes, and
-/// the two timing systems around the terrain's sets.
+/// The headless app every measurement shares (the workspace's, not finished yet), with the two
+/// timing systems around the terrain's sets.
 fn headless() -> App {
-    let mut app = App::new();
-    app.add_plugins((
-        MinimalPlugins,
-        AssetPlugin {
-            watch_for_changes_override: Some(false),
-            ..default()
-        },
-        TransformPlugin,
-        MeshPlugin,
-    ))
     // Every frame advances time by 1/60 s, as a paced game's does: the apps run their fixed
     // timestep schedules as often.
-    .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f32(
-        DT,
-    )))
-    .init_resource::<TerrainTime>()
-    .add_systems(
+    let mut app = HeadlessApp::new()
+        .time(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f32(
+            DT,
+        )))
+        .unfinished();
+    app.init_resource::<TerrainTime>().add_systems(
         Update,
         (
             terrain_begins.before_ignore_deferred(TerrainSystems::Config),
@@ -87,25 +75,16 @@ fn headless() -> App {
 fn terrain(config: TerrainConfig, at: Vec3) -> (App, Entity) {
     let mut app = headless();
     app.add_plugins(PerlinTerrainPlugin::from_config(config));
-    app.finish();
-    app.cleanup();
-    let viewer = app
-        .world_mut()
-        .spawn((TerrainViewer, Transform::from_translation(at)))
-        .id();
+    finish(&mut app);
+    let viewer = spawn_viewer(&mut app, at);
     (app, viewer)
 }
 
-/// Updates `app` until `done`, at most `limit` long; the time it took.
-fn until(app: &mut App, limit: Duration, mut done: impl FnMut(&App) -> bool) -> Duration {
+/// Updates `app` until `done`, at most `limit` long (a figure, not a failure, if it takes
+/// longer); the time it took.
+fn until(app: &mut App, limit: Duration, done: impl FnMut(&mut App) -> bool) -> Duration {
     let start = Instant::now();
-    while start.elapsed() < limit {
-        app.update();
-        if done(app) {
-            break;
-        }
-        std::thread::yield_now();
-    }
+    let _ = run_until_within(app, limit, done);
     start.elapsed()
 }
 
@@ -248,10 +227,13 @@ fn main() {
         holes += usize::from(has_hole(&app, at, inner));
         overlaps += usize::from(has_overlap(&app));
         let world = app.world();
-        let viewers = world
-            .resource::<ChunkRegistry>()
+        let registry = world.resource::<ChunkRegistry>();
+        let viewers: Vec<(Vec3, f32)> = registry
             .viewer_positions()
-            .to_vec();
+            .iter()
+            .copied()
+            .zip(registry.viewer_heights().iter().copied())
+            .collect();
         let new: Vec<ChunkSpawned> = spawned
             .read(world.resource::<Messages<ChunkSpawned>>())
             .copied()
@@ -336,7 +318,7 @@ fn main() {
 /// swap across more than one level).
 fn morph_misses(
     config: &TerrainConfig,
-    viewers: &[Vec3],
+    viewers: &[(Vec3, f32)],
     new: &[ChunkSpawned],
     gone: &[ChunkDespawned],
 ) -> Vec<f64> {
@@ -366,9 +348,9 @@ fn morph_misses(
                 .map(|p| {
                     let d = viewers
                         .iter()
-                        .map(|v| {
+                        .map(|(v, h)| {
                             let d = (v.xz() - p).abs();
-                            d.x.max(d.y) as f64
+                            d.x.max(d.y).max(*h) as f64
                         })
                         .fold(f64::INFINITY, f64::min);
                     layout.morph_at(lod, d)

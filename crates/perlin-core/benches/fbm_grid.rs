@@ -165,7 +165,10 @@ fn group(c: &mut Criterion, name: &str, fbm: Fbm, extra: &[(&str, Fbm)], peers: 
             b.iter(|| fbm.fill_grid(&tables, black_box(&spec), &mut out))
         });
         group.bench_function(id("perlin-core grid + gradient"), |b| {
-            b.iter(|| fbm.fill_grid_with_gradient(&tables, black_box(&spec), &mut out, &mut grads))
+            b.iter(|| {
+                let fill = GridFill::new(&mut out).gradients(&mut grads);
+                fbm.fill(&tables, black_box(&spec), fill)
+            })
         });
         for (label, other) in extra {
             group.bench_function(id(label), |b| {
@@ -187,7 +190,7 @@ fn benches(c: &mut Criterion) {
         let fbm = ours(octaves);
         let scalar = |size: usize, out: &mut [f32]| {
             let spec = GridSpec::new(ORIGIN, 1.0, [size, size]);
-            let _ = fbm.fill_grid_using(GridKernel::Scalar, &tables, &spec, out, None, None);
+            let _ = fbm.fill(&tables, &spec, GridFill::new(out).simd(SimdLevel::Scalar));
         };
         let point = |size: usize, out: &mut [f32]| {
             per_sample(size, out, |x, y| fbm.sample2(&tables, x, y) as f32)

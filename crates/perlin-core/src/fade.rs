@@ -50,7 +50,7 @@ impl Fade {
 
 /// Linear interpolation `a + t·(b − a)`.
 #[inline(always)]
-pub fn lerp(a: f64, b: f64, t: f64) -> f64 {
+pub(crate) fn lerp(a: f64, b: f64, t: f64) -> f64 {
     a + t * (b - a)
 }
 

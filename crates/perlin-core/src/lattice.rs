@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 /// Never panics: NaN maps to cell 0 and ±∞ to the extreme cells (the cast saturates); their
 /// offsets are NaN, so the noise of a non-finite coordinate is NaN.
 #[inline(always)]
-pub fn cell(x: f64) -> (i64, f64) {
+pub(crate) fn cell(x: f64) -> (i64, f64) {
     if x.abs() < SMALL {
         cell_small(x)
     } else {

@@ -31,40 +31,60 @@
 //! touch an absurd number of lattice cells; a fill whose positions are too far out for the
 //! erosion cells is left uneroded. A non-finite coordinate gives NaN.
 //!
+//! **The surface.** Every module is private; what a user needs is here at the root, and the
+//! common part of it in [`prelude`]:
+//!
+//! - point generators: [`Perlin`] (1–4D), [`Simplex`] (2–4D) and [`Value`] (1–8D), sampled by
+//!   `sample1` … `sample4` in the dimensions each has (value noise also by `sample_n`) and
+//!   `sample2_with_gradient`, over the seeded [`NoiseTables`], hashed as [`Hashing`] says,
+//!   blended by a [`Fade`] curve or an [`Interpolation`];
+//! - fractal noise: an [`Fbm`] (its [`BaseNoise`], [`FractalMode`], [`DomainWarp`] and
+//!   [`Erosion`] filter), sampled one point at a time ([`Fbm::sample2`], [`Fbm::sample2_full`]
+//!   for a [`Sample`] with gradient and crease, [`Fbm::sample2_detailed`] under a [`Detail`]),
+//!   and checked by [`Fbm::validate`] (a [`FieldError`]);
+//! - the grid path: [`Fbm::fill`] with a [`GridFill`] naming the outputs (values, gradients,
+//!   creases), the [`Detail`] and the [`SimdLevel`], over a [`GridSpec`], or [`GridError`];
+//!   [`Fbm::fill_grid`] and [`Fbm::fill_grid2`] are its plain forms;
+//! - SIMD for the caller's own loops: [`SimdLevel::vectorise`] compiles [`Vectorised`] work for
+//!   the CPU's widest instructions, and [`with_thread_scratch`] keeps per-thread buffers.
+//!
 //! All of the crate's `unsafe` code is in one private module (the SIMD lanes); the lint below
 //! keeps it there.
 
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod erosion;
-pub mod fade;
-pub mod fbm;
+mod fade;
+mod fbm;
 mod field_error;
-pub mod grid;
-pub mod lattice;
-pub mod perlin;
+mod grid;
+mod lattice;
+mod perlin;
 #[allow(unsafe_code)]
 mod simd;
-pub mod simplex;
-pub mod tables;
-pub mod value;
+mod simplex;
+mod tables;
+mod value;
 
-pub use erosion::Erosion;
 pub use fade::Fade;
-pub use fbm::{BaseNoise, Detail, DomainWarp, Fbm, FractalMode, Sample};
+pub use fbm::{
+    BaseNoise, Detail, DomainWarp, Erosion, Fbm, FractalMode, MAX_EROSION_OCTAVES, MAX_OCTAVES,
+    Octave, Sample,
+};
 pub use field_error::FieldError;
-pub use grid::{GridError, GridKernel, GridSpec, Vectorised, with_thread_scratch};
+pub use grid::{EROSION_CELLS_PER_STEP, GridError, GridFill, GridSpec, with_thread_scratch};
 pub use lattice::Hashing;
-pub use perlin::{Perlin, perlin1, perlin2, perlin3, perlin4};
-pub use simplex::{Simplex, simplex2, simplex3, simplex4};
-pub use tables::NoiseTables;
-pub use value::{Interpolation, Value};
+pub use perlin::Perlin;
+pub use simd::{SimdLevel, Vectorised};
+pub use simplex::Simplex;
+pub use tables::{GRADIENTS_3D, GRADIENTS_4D, KEN_PERLIN_PERMUTATION, NoiseTables};
+pub use value::{Interpolation, MAX_DIMENSIONS, Value};
 
 /// Everything a terrain user needs, in one `use`.
 pub mod prelude {
     pub use crate::{
-        BaseNoise, Detail, DomainWarp, Erosion, Fade, Fbm, FieldError, FractalMode, GridKernel,
-        GridSpec, Hashing, Interpolation, NoiseTables, Perlin, Sample, Simplex, Value,
+        BaseNoise, Detail, DomainWarp, Erosion, Fade, Fbm, FieldError, FractalMode, GridError,
+        GridFill, GridSpec, Hashing, Interpolation, NoiseTables, Perlin, Sample, SimdLevel,
+        Simplex, Value,
     };
 }

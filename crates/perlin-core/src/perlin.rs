@@ -10,12 +10,12 @@
 //! cells per axis (see [`Hashing`]).
 //!
 //! **Where the maths lives.** This file is the reference, in `f64`, one point at a time
-//! (`get2_with_gradient` is the 2D form the terrain uses). The grid path computes the same 2D
-//! noise a band of rows at a time (`grid/band.rs`: `perlin_constants` folds the four corner
-//! dot products of a cell row into three coefficients, `sample` blends them), with the fade of
-//! every column and row worked out once (`grid/axis.rs`, `grid/maths.rs::fade`); warped grids
-//! take it one point per lane (`grid/point.rs`, the Perlin arm of `square`). Lattice hashing is
-//! shared by all of them (`lattice.rs`, `grid/lattice.rs`).
+//! (`sample2_with_gradient` is the 2D form the terrain uses). The grid path computes the same 2D
+//! noise a band of rows at a time (`grid/band/coefficients.rs`: `perlin_constants` folds the
+//! four corner dot products of a cell row into three coefficients, `sample` blends them), with
+//! the fade of every column and row worked out once (`grid/axis.rs`, `grid/maths.rs::fade`);
+//! warped grids take it one point per lane (`grid/point.rs`, the Perlin arm of `square`).
+//! Lattice hashing is shared by all of them (`lattice.rs`, `grid/lattice.rs`).
 
 use crate::fade::{Fade, lerp};
 use crate::lattice::{Hashing, cell};
@@ -24,6 +24,15 @@ use serde::{Deserialize, Serialize};
 
 /// Perlin noise settings: the fade curve and the lattice hashing. `Default` is Perlin's 2002
 /// noise: quintic fade, permutation table.
+///
+/// ```
+/// use perlin_core::{NoiseTables, Perlin};
+///
+/// let tables = NoiseTables::reference();
+/// // Ken Perlin's ImprovedNoise: `noise(3.14, 42, 7)`.
+/// let n = Perlin::default().sample3(&tables, 3.14, 42.0, 7.0);
+/// assert!((n - 0.136_919_958_784).abs() < 1e-12);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Perlin {
     /// Blend curve between corners.
@@ -44,7 +53,7 @@ fn dot3(g: [f64; 3], x: f64, y: f64, z: f64) -> f64 {
 
 impl Perlin {
     /// 1D Perlin noise: slopes at the integers, blended by the fade curve.
-    pub fn get1(&self, tables: &NoiseTables, x: f64) -> f64 {
+    pub fn sample1(&self, tables: &NoiseTables, x: f64) -> f64 {
         let (ix, fx) = cell(x);
         let g0 = self.hashing.gradient_1d(tables, ix);
         let g1 = self.hashing.gradient_1d(tables, ix.wrapping_add(1));
@@ -53,12 +62,12 @@ impl Perlin {
 
     /// 2D Perlin noise: the four corner gradients' dot products with the offsets to the
     /// sample, blended along x and then y by the fade curve.
-    pub fn get2(&self, tables: &NoiseTables, x: f64, y: f64) -> f64 {
-        self.get2_with_gradient(tables, x, y).0
+    pub fn sample2(&self, tables: &NoiseTables, x: f64, y: f64) -> f64 {
+        self.sample2_with_gradient(tables, x, y).0
     }
 
     /// 2D Perlin noise with its analytic gradient `(n, ∂n/∂x, ∂n/∂y)`, for exact terrain normals.
-    pub fn get2_with_gradient(&self, tables: &NoiseTables, x: f64, y: f64) -> (f64, [f64; 2]) {
+    pub fn sample2_with_gradient(&self, tables: &NoiseTables, x: f64, y: f64) -> (f64, [f64; 2]) {
         let (ix, fx) = cell(x);
         let (iy, fy) = cell(y);
         let (ix1, iy1) = (ix.wrapping_add(1), iy.wrapping_add(1));
@@ -86,7 +95,7 @@ impl Perlin {
 
     /// 3D Perlin noise; with [`NoiseTables::reference`] and the defaults it is Ken Perlin's
     /// ImprovedNoise, bit for bit.
-    pub fn get3(&self, tables: &NoiseTables, x: f64, y: f64, z: f64) -> f64 {
+    pub fn sample3(&self, tables: &NoiseTables, x: f64, y: f64, z: f64) -> f64 {
         let (ix, fx) = cell(x);
         let (iy, fy) = cell(y);
         let (iz, fz) = cell(z);
@@ -122,7 +131,7 @@ impl Perlin {
     }
 
     /// 4D Perlin noise over the 32 hypercube-edge gradients.
-    pub fn get4(&self, tables: &NoiseTables, x: f64, y: f64, z: f64, w: f64) -> f64 {
+    pub fn sample4(&self, tables: &NoiseTables, x: f64, y: f64, z: f64, w: f64) -> f64 {
         let cells = [cell(x), cell(y), cell(z), cell(w)];
         let fades = cells.map(|(_, f)| self.fade.apply(f));
         // Blend the 16 corners axis by axis, x first.
@@ -147,37 +156,4 @@ impl Perlin {
         }
         values[0]
     }
-}
-
-impl NoiseTables {
-    /// 2D Perlin noise of these tables with the default settings; see [`perlin2`].
-    pub fn perlin2(&self, x: f64, y: f64) -> f64 {
-        perlin2(self, x, y)
-    }
-
-    /// 3D Perlin noise of these tables with the default settings: with
-    /// [`NoiseTables::reference`], Ken Perlin's ImprovedNoise bit for bit; see [`perlin3`].
-    pub fn perlin3(&self, x: f64, y: f64, z: f64) -> f64 {
-        perlin3(self, x, y, z)
-    }
-}
-
-/// 1D Perlin noise with the default settings.
-pub fn perlin1(tables: &NoiseTables, x: f64) -> f64 {
-    Perlin::default().get1(tables, x)
-}
-
-/// 2D Perlin noise with the default settings.
-pub fn perlin2(tables: &NoiseTables, x: f64, y: f64) -> f64 {
-    Perlin::default().get2(tables, x, y)
-}
-
-/// 3D Perlin noise with the default settings (ImprovedNoise with [`NoiseTables::reference`]).
-pub fn perlin3(tables: &NoiseTables, x: f64, y: f64, z: f64) -> f64 {
-    Perlin::default().get3(tables, x, y, z)
-}
-
-/// 4D Perlin noise with the default settings.
-pub fn perlin4(tables: &NoiseTables, x: f64, y: f64, z: f64, w: f64) -> f64 {
-    Perlin::default().get4(tables, x, y, z, w)
 }

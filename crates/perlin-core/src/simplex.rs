@@ -7,10 +7,10 @@
 //! `(½ − r²)⁴` times its gradient dot product. One generic function serves every dimension.
 //!
 //! **Where the maths lives.** This file is the reference (`simplex::<N>`, and
-//! `get2_with_gradient` for 2D). The grid path has no band form for a skewed lattice: it takes
-//! 2D simplex noise one point per lane (`grid/point.rs`: `simplex`, `simplex_corner`), with the
-//! skew of every column and row worked out once (`grid/axis.rs`) and the corner gradients read
-//! from a sheared window of lattice points (`grid/lattice.rs`).
+//! `sample2_with_gradient` for 2D). The grid path has no band form for a skewed lattice: it
+//! takes 2D simplex noise one point per lane (`grid/point.rs`: `simplex`, `simplex_corner`), with
+//! the skew of every column and row worked out once (`grid/axis.rs`) and the corner gradients
+//! read from a sheared window of lattice points (`grid/lattice.rs`).
 
 use crate::lattice::{Hashing, cell};
 use crate::tables::NoiseTables;
@@ -74,38 +74,23 @@ fn simplex<const N: usize>(
 
 impl Simplex {
     /// 2D simplex noise, about ±1; 256 random unit gradients (table) or hashed angles (integer).
-    pub fn get2(&self, tables: &NoiseTables, x: f64, y: f64) -> f64 {
-        self.get2_with_gradient(tables, x, y).0
+    pub fn sample2(&self, tables: &NoiseTables, x: f64, y: f64) -> f64 {
+        self.sample2_with_gradient(tables, x, y).0
     }
 
     /// 2D simplex noise with its analytic gradient.
-    pub fn get2_with_gradient(&self, tables: &NoiseTables, x: f64, y: f64) -> (f64, [f64; 2]) {
+    pub fn sample2_with_gradient(&self, tables: &NoiseTables, x: f64, y: f64) -> (f64, [f64; 2]) {
         let (v, g) = simplex([x, y], |c| self.hashing.gradient_2d(tables, c[0], c[1]));
         (v * SCALE_2D, g.map(|c| c * SCALE_2D))
     }
 
     /// 3D simplex noise, about ±1, over the 16 cube-edge gradients.
-    pub fn get3(&self, tables: &NoiseTables, x: f64, y: f64, z: f64) -> f64 {
+    pub fn sample3(&self, tables: &NoiseTables, x: f64, y: f64, z: f64) -> f64 {
         simplex([x, y, z], |c| self.hashing.gradient_3d(tables, c)).0 * SCALE_3D
     }
 
     /// 4D simplex noise, about ±1, over the 32 hypercube-edge gradients.
-    pub fn get4(&self, tables: &NoiseTables, x: f64, y: f64, z: f64, w: f64) -> f64 {
+    pub fn sample4(&self, tables: &NoiseTables, x: f64, y: f64, z: f64, w: f64) -> f64 {
         simplex([x, y, z, w], |c| self.hashing.gradient_4d(tables, c)).0 * SCALE_4D
     }
-}
-
-/// 2D simplex noise with the default settings.
-pub fn simplex2(tables: &NoiseTables, x: f64, y: f64) -> f64 {
-    Simplex::default().get2(tables, x, y)
-}
-
-/// 3D simplex noise with the default settings.
-pub fn simplex3(tables: &NoiseTables, x: f64, y: f64, z: f64) -> f64 {
-    Simplex::default().get3(tables, x, y, z)
-}
-
-/// 4D simplex noise with the default settings.
-pub fn simplex4(tables: &NoiseTables, x: f64, y: f64, z: f64, w: f64) -> f64 {
-    Simplex::default().get4(tables, x, y, z, w)
 }

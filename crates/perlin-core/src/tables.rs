@@ -32,8 +32,8 @@ pub const KEN_PERLIN_PERMUTATION: [u8; 256] = [
 ];
 
 /// The 12 cube-edge midpoints plus 4 repeats that make the set 16 long (Perlin 2002), in the
-/// order Ken Perlin's ImprovedNoise `grad()` produces them for `hash & 15`, so that `perlin3`
-/// with [`NoiseTables::reference`] reproduces it exactly. (Some published transcriptions swap
+/// order Ken Perlin's ImprovedNoise `grad()` produces them for `hash & 15`, so that 3D Perlin
+/// noise with [`NoiseTables::reference`] reproduces it exactly. (Some published transcriptions swap
 /// entries 13 and 14.)
 pub const GRADIENTS_3D: [[f64; 3]; 16] = [
     [1.0, 1.0, 0.0],
@@ -123,8 +123,9 @@ impl NoiseTables {
         Self::from_parts(seed, perm, grad2)
     }
 
-    /// Tables with Ken Perlin's published permutation, so that [`perlin3`](crate::perlin::perlin3)
-    /// reproduces ImprovedNoise bit for bit. The 2D gradients are 256 evenly spaced unit vectors.
+    /// Tables with Ken Perlin's published permutation, so that
+    /// [`Perlin::sample3`](crate::Perlin::sample3) with the default settings reproduces
+    /// ImprovedNoise bit for bit. The 2D gradients are 256 evenly spaced unit vectors.
     pub fn reference() -> Self {
         let mut grad2 = [[0.0; 2]; 256];
         for (i, g) in grad2.iter_mut().enumerate() {

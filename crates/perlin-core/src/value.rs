@@ -5,10 +5,10 @@
 //!
 //! **Where the maths lives.** This file is the reference (`recurse` over the axes,
 //! `Interpolation::blend` for the three blends). The grid path computes 2D value noise a band
-//! of rows at a time (`grid/band.rs`: `value_constants` for linear and cosine blends, with the
-//! cosine curve of every column and row worked out once in `grid/maths.rs::cosine_fade`;
-//! `cubic_constants` for the 4-point cubic), and warped grids one point per lane
-//! (`grid/point.rs`, the value and cubic arms of `square`).
+//! of rows at a time (`grid/band/coefficients.rs`: `value_constants` for linear and cosine
+//! blends, with the cosine curve of every column and row worked out once in
+//! `grid/maths.rs::cosine_fade`; `cubic_constants` for the 4-point cubic), and warped grids one
+//! point per lane (`grid/point.rs`, the value and cubic arms of `square`).
 
 use crate::lattice::{Hashing, cell, mix_n};
 use crate::tables::NoiseTables;
@@ -16,7 +16,7 @@ use crate::tables::NoiseTables;
 use bevy_reflect::std_traits::ReflectDefault;
 use serde::{Deserialize, Serialize};
 
-/// The most dimensions [`Value::get_n`] accepts.
+/// The most dimensions [`Value::sample_n`] accepts.
 pub const MAX_DIMENSIONS: usize = 8;
 
 /// How value noise blends lattice values.
@@ -173,7 +173,7 @@ impl Value {
 
     /// Value noise at a point of 1 to [`MAX_DIMENSIONS`] dimensions, with its gradient in the
     /// first `p.len()` entries; `None` for an empty or longer `p`.
-    pub fn get_n_with_gradient(
+    pub fn sample_n_with_gradient(
         &self,
         tables: &NoiseTables,
         p: &[f64],
@@ -190,36 +190,36 @@ impl Value {
     }
 
     /// Value noise at a point of 1 to [`MAX_DIMENSIONS`] dimensions; `None` for other lengths.
-    pub fn get_n(&self, tables: &NoiseTables, p: &[f64]) -> Option<f64> {
-        self.get_n_with_gradient(tables, p).map(|(v, _)| v)
+    pub fn sample_n(&self, tables: &NoiseTables, p: &[f64]) -> Option<f64> {
+        self.sample_n_with_gradient(tables, p).map(|(v, _)| v)
     }
 
     /// 1D value noise.
-    pub fn get1(&self, tables: &NoiseTables, x: f64) -> f64 {
-        self.get_n(tables, &[x]).unwrap_or(f64::NAN)
+    pub fn sample1(&self, tables: &NoiseTables, x: f64) -> f64 {
+        self.sample_n(tables, &[x]).unwrap_or(f64::NAN)
     }
 
     /// 2D value noise.
-    pub fn get2(&self, tables: &NoiseTables, x: f64, y: f64) -> f64 {
-        self.get_n(tables, &[x, y]).unwrap_or(f64::NAN)
+    pub fn sample2(&self, tables: &NoiseTables, x: f64, y: f64) -> f64 {
+        self.sample_n(tables, &[x, y]).unwrap_or(f64::NAN)
     }
 
     /// 2D value noise with its analytic gradient.
-    pub fn get2_with_gradient(&self, tables: &NoiseTables, x: f64, y: f64) -> (f64, [f64; 2]) {
-        match self.get_n_with_gradient(tables, &[x, y]) {
+    pub fn sample2_with_gradient(&self, tables: &NoiseTables, x: f64, y: f64) -> (f64, [f64; 2]) {
+        match self.sample_n_with_gradient(tables, &[x, y]) {
             Some((v, g)) => (v, [g[0], g[1]]),
             None => (f64::NAN, [f64::NAN; 2]),
         }
     }
 
     /// 3D value noise.
-    pub fn get3(&self, tables: &NoiseTables, x: f64, y: f64, z: f64) -> f64 {
-        self.get_n(tables, &[x, y, z]).unwrap_or(f64::NAN)
+    pub fn sample3(&self, tables: &NoiseTables, x: f64, y: f64, z: f64) -> f64 {
+        self.sample_n(tables, &[x, y, z]).unwrap_or(f64::NAN)
     }
 
     /// 4D value noise.
-    pub fn get4(&self, tables: &NoiseTables, x: f64, y: f64, z: f64, w: f64) -> f64 {
-        self.get_n(tables, &[x, y, z, w]).unwrap_or(f64::NAN)
+    pub fn sample4(&self, tables: &NoiseTables, x: f64, y: f64, z: f64, w: f64) -> f64 {
+        self.sample_n(tables, &[x, y, z, w]).unwrap_or(f64::NAN)
     }
 }
 

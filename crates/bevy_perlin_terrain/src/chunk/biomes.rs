@@ -4,7 +4,7 @@
 
 use crate::ground::GroundSamples;
 use bevy::mesh::{MeshVertexAttribute, VertexFormat};
-use perlin_core::{GridKernel, Vectorised};
+use perlin_core::{SimdLevel, Vectorised};
 
 /// The most biomes whose looks one chunk blends: the weight slots of a vertex. A chunk where
 /// more weigh in keeps the ones that weigh most over it (at most 16 biomes, and a border
@@ -71,7 +71,7 @@ pub(super) fn slot_weights(
                 weights: w,
                 out: &mut rounded,
             };
-            GridKernel::Auto
+            SimdLevel::Auto
                 .vectorise(work)
                 .unwrap_or_else(Vectorised::run);
             for (q, &w) in weights.iter_mut().zip(&rounded) {
@@ -183,7 +183,7 @@ mod tests {
         ]);
         let expected: Vec<u8> = weights.iter().map(|&w| out_of_255(w)).collect();
         assert_eq!((expected[0], expected[1 << 20]), (0, 255));
-        for kernel in GridKernel::ALL.into_iter().filter(|k| k.is_available()) {
+        for kernel in SimdLevel::ALL.into_iter().filter(|k| k.is_available()) {
             let mut out = vec![7u8; weights.len()];
             let work = OutOf255 {
                 weights: &weights,

@@ -2,21 +2,17 @@
 //! heights and normals at its level's detail, and per vertex the surface of its parent level
 //! there (the morph target the terrain material blends towards with distance).
 
+use super::ColorRamp;
 use super::biomes::{
     ATTRIBUTE_BIOME_WEIGHTS, ATTRIBUTE_BIOME_WEIGHTS_HIGH, ATTRIBUTE_BIOMES, pack_slots,
     slot_weights,
 };
-use super::{ChunkCoord, ColorRamp, chunk_grid};
-use crate::config::TerrainConfig;
-use crate::ground::GroundEdits;
-use crate::ground::TerrainSampler;
-use crate::ground::{GroundRecipe, with_thread_samples_and_coarse};
+use super::job::ChunkJob;
+use super::topology::{shared_triangles, skirt_edges};
+use crate::ground::with_thread_samples_and_coarse;
 use bevy::asset::RenderAssetUsages;
 use bevy::mesh::{Indices, Mesh, MeshVertexAttribute, PrimitiveTopology, VertexFormat};
-use perlin_core::{Detail, GridKernel, GridSpec, NoiseTables, Vectorised, with_thread_scratch};
-use std::cell::RefCell;
-use std::sync::Arc;
-use std::thread::LocalKey;
+use perlin_core::{Detail, SimdLevel, Vectorised};
 
 /// The morph target of each vertex: the height of the parent level's surface there, then its
 /// (not normalised) normal. The terrain material blends a vertex from its own height and
@@ -26,133 +22,6 @@ pub const ATTRIBUTE_MORPH: MeshVertexAttribute = MeshVertexAttribute::new(
     0x7e22_a1d0_5eed_0001,
     VertexFormat::Float32x4,
 );
-
-/// Everything a task needs to build one chunk: plain data, cheap to clone (the tables are
-/// shared). Build one with [`ChunkJob::new`].
-#[derive(Clone, Debug)]
-pub struct ChunkJob {
-    tables: Arc<NoiseTables>,
-    /// The noise and height scale, or the biomes.
-    ground: GroundRecipe,
-    /// The stamps and paths.
-    edits: Arc<GroundEdits>,
-    /// Quads per chunk side (the same at every level).
-    quads: u32,
-    /// Metres between vertices at this level.
-    spacing: f64,
-    /// The parent level's vertex spacing, for the morph target; `None` at the top level.
-    parent_spacing: Option<f64>,
-    skirt_depth: f32,
-    /// Vertex colors by height above the sea and slope; `None` for a mesh without colors.
-    ramp: Option<ColorRamp>,
-    /// Each biome's vertex colors, when some biome has a look of its own (else `ramp` colors
-    /// every biome).
-    biome_ramps: Arc<[ColorRamp]>,
-    /// Whether the mesh carries the erosion crease mask.
-    creases: bool,
-    coord: ChunkCoord,
-    lod: u8,
-}
-
-impl ChunkJob {
-    /// The job for the chunk at `coord` of level `lod` under `config` (`chunk_size · 2^lod`
-    /// metres on a side, `chunk_resolution` vertices per side): a mesh with vertex colors, with
-    /// the crease mask when the noise has erosion, and with its parent level's surface as the
-    /// morph target (below the top level of `config`'s view), and the config's own stamps and
-    /// paths (see [`with_edits`](Self::with_edits) for those of the components).
-    pub fn new(
-        tables: Arc<NoiseTables>,
-        config: &TerrainConfig,
-        coord: ChunkCoord,
-        lod: u8,
-    ) -> Self {
-        Self::on_ground(&TerrainSampler::new(tables, config), config, coord, lod)
-    }
-
-    /// The job on the ground of `sampler` (its tables, ground and edits: the config's and the
-    /// components' stamps and paths) instead of the config's own.
-    pub(crate) fn on_ground(
-        sampler: &TerrainSampler,
-        config: &TerrainConfig,
-        coord: ChunkCoord,
-        lod: u8,
-    ) -> Self {
-        let ground = sampler.ground_recipe().clone();
-        let quads = config.chunk_quads();
-        Self {
-            tables: sampler.tables().clone(),
-            creases: ground.has_erosion(),
-            ground,
-            edits: sampler.edits().clone(),
-            quads,
-            spacing: config.vertex_spacing(lod),
-            // The parent's vertices are every other vertex of an even number of quads (always,
-            // once validated: `2^k + 1` vertices a side); an odd number has none to morph to.
-            parent_spacing: (lod < config.max_lod() && quads.is_multiple_of(2))
-                .then(|| config.vertex_spacing(lod + 1)),
-            skirt_depth: config.skirt_depth_at(lod),
-            ramp: Some(ColorRamp::new(&config.colors, config.sea_level)),
-            biome_ramps: if config.biomes.iter().any(|b| b.colors.is_some()) {
-                let ramp = |b: &crate::config::Biome| {
-                    ColorRamp::new(
-                        b.colors.as_ref().unwrap_or(&config.colors),
-                        config.sea_level,
-                    )
-                };
-                config.biomes.iter().map(ramp).collect()
-            } else {
-                Arc::new([])
-            },
-            coord,
-            lod,
-        }
-    }
-
-    /// The same job on ground with `edits` (e.g. `sampler.edits().clone()` of a
-    /// [`TerrainSampler`]: the config's and the components' stamps and
-    /// paths).
-    pub fn with_edits(mut self, edits: Arc<GroundEdits>) -> Self {
-        self.edits = edits;
-        self
-    }
-
-    /// The same job without vertex colors (the terrain material colors the ground itself).
-    pub fn without_colors(mut self) -> Self {
-        self.ramp = None;
-        self.biome_ramps = Arc::new([]);
-        self
-    }
-
-    /// Which chunk, in chunks of its level.
-    pub fn coord(&self) -> ChunkCoord {
-        self.coord
-    }
-
-    /// Its level of detail.
-    pub fn lod(&self) -> u8 {
-        self.lod
-    }
-
-    /// The detail its heights show: octaves its vertex spacing can resolve (see
-    /// [`perlin_core::Detail`]).
-    pub fn detail(&self) -> Detail {
-        Detail::at_spacing(self.spacing)
-    }
-
-    /// The grid of this chunk's vertices: global sample indices `coord · quads + (0..=quads)`
-    /// at its level's spacing, so neighbours compute their shared edge from the same integers
-    /// (the positions of [`TerrainConfig::vertex_position`]).
-    pub fn grid(&self) -> GridSpec {
-        chunk_grid(self.coord, self.quads, self.spacing)
-    }
-
-    /// The parent's vertices inside this chunk: every other vertex of this chunk, sampled with
-    /// the parent's spacing and detail from the parent's own global indices, so they are the
-    /// parent's heights bit for bit.
-    fn parent_grid(&self, spacing: f64) -> GridSpec {
-        chunk_grid(self.coord, self.quads / 2, spacing)
-    }
-}
 
 /// A chunk's mesh buffers, positions relative to the chunk's corner (`coord · size`).
 #[derive(Clone, Debug, PartialEq)]
@@ -267,9 +136,9 @@ impl ChunkMeshData {
 /// the parent's `m × m` vertices `parent` (heights and normals, `m = (n − 1)/2 + 1`): at a
 /// vertex the parent has, its own; between two of them along a row or column, their mean; at
 /// the centre of a parent quad, the mean of the two ends of the diagonal the parent's triangles
-/// share (from its `+x` corner to its `+z` corner, as [`triangles`] splits quads). A fine
-/// triangle lies within one parent triangle, so the fine mesh at these targets is the parent's
-/// surface exactly, and so are its interpolated normals.
+/// share (from its `+x` corner to its `+z` corner, as [`triangles`](super::topology::triangles)
+/// splits quads). A fine triangle lies within one parent triangle, so the fine mesh at these
+/// targets is the parent's surface exactly, and so are its interpolated normals.
 fn morph_targets(n: usize, parent: &[(f32, [f32; 3])], out: &mut Vec<[f32; 4]>) {
     let m = (n - 1) / 2 + 1;
     let at = |x: usize, z: usize| parent[z * m + x];
@@ -349,7 +218,7 @@ pub fn build_chunk_mesh(job: &ChunkJob) -> ChunkMeshData {
             mesh: &mut mesh,
             n,
         };
-        GridKernel::Auto
+        SimdLevel::Auto
             .vectorise(rows)
             .unwrap_or_else(Vectorised::run);
         (mesh.biomes, mesh.biome_weights) = slot_weights(samples, n * n, vertices);
@@ -386,7 +255,7 @@ pub fn build_chunk_mesh(job: &ChunkJob) -> ChunkMeshData {
 
 /// The `n × n` grid vertices of a chunk, row by row, one attribute at a time: positions,
 /// normals and UVs, then colors and crease masks when the job has them. A kernel so that
-/// [`GridKernel::vectorise`] compiles its loops for the widest vector instructions the CPU has
+/// [`SimdLevel::vectorise`] compiles its loops for the widest vector instructions the CPU has
 /// (the same bits on every build).
 struct GridRows<'a> {
     job: &'a ChunkJob,
@@ -494,105 +363,14 @@ fn blend_biome_colors(
     }
 }
 
-/// The grid vertices of a chunk's four edges, `n` per side: `z = 0`, `z = n − 1`, `x = 0`,
-/// `x = n − 1`. The skirt vertices follow the grid in this order.
-fn skirt_edges(n: usize) -> [impl Iterator<Item = usize> + Clone; 4] {
-    let last = n - 1;
-    [(0, 1), (last * n, 1), (0, n), (last, n)]
-        .map(|(first, stride)| (0..n).map(move |k| first + k * stride))
-}
-
-/// A vertex index type of a chunk's triangle list (`u16` or `u32`).
-trait VertexIndex: Copy + 'static {
-    /// Vertex `v`; callers only pass indices below the mesh's vertex count, which fits.
-    fn at(v: usize) -> Self;
-
-    /// This thread's last triangle list of this index type: its resolution and its indices.
-    fn last_triangles() -> &'static LocalKey<RefCell<(usize, Vec<Self>)>>;
-}
-
-thread_local! {
-    static LAST_U16: RefCell<(usize, Vec<u16>)> = const { RefCell::new((0, Vec::new())) };
-    static LAST_U32: RefCell<(usize, Vec<u32>)> = const { RefCell::new((0, Vec::new())) };
-}
-
-impl VertexIndex for u16 {
-    #[inline]
-    fn at(v: usize) -> Self {
-        v as u16
-    }
-
-    fn last_triangles() -> &'static LocalKey<RefCell<(usize, Vec<Self>)>> {
-        &LAST_U16
-    }
-}
-
-impl VertexIndex for u32 {
-    #[inline]
-    fn at(v: usize) -> Self {
-        v as u32
-    }
-
-    fn last_triangles() -> &'static LocalKey<RefCell<(usize, Vec<Self>)>> {
-        &LAST_U32
-    }
-}
-
-/// [`triangles`]`(n)`, copied from the last list this thread built: a chunk's triangle list
-/// depends on its resolution only, and a copy costs a fraction of building it.
-fn shared_triangles<T: VertexIndex>(n: usize) -> Vec<T> {
-    with_thread_scratch(T::last_triangles(), |(resolution, list)| {
-        if *resolution != n || list.is_empty() {
-            *list = triangles(n);
-            *resolution = n;
-        }
-        list.clone()
-    })
-}
-
-/// Writes `vertices` into `out`, one index at a time (building a small array of indices and
-/// copying it stalls on store forwarding).
-#[inline]
-fn write_indices<T: VertexIndex, const N: usize>(out: &mut [T], vertices: [usize; N]) {
-    for (index, v) in out.iter_mut().zip(vertices) {
-        *index = T::at(v);
-    }
-}
-
-/// The triangle list of a chunk of `n × n` grid vertices followed by its `4n` skirt vertices:
-/// two triangles per quad, counter-clockwise seen from above (+Y), then each skirt strip in
-/// both windings so it shows from any side.
-fn triangles<T: VertexIndex>(n: usize) -> Vec<T> {
-    let quads = n - 1;
-    let mut indices = vec![T::at(0); 6 * quads * quads + 4 * 12 * quads];
-    let (grid, skirts) = indices.split_at_mut(6 * quads * quads);
-    for (j, row) in grid.chunks_exact_mut(6 * quads).enumerate() {
-        for (v00, quad) in (j * n..).zip(row.chunks_exact_mut(6)) {
-            let (v10, v01, v11) = (v00 + 1, v00 + n, v00 + n + 1);
-            write_indices(quad, [v00, v01, v10, v10, v01, v11]);
-        }
-    }
-    let mut strips = skirts.chunks_exact_mut(12);
-    let mut low = n * n;
-    for edge in skirt_edges(n) {
-        for ((top0, top1), strip) in edge.clone().zip(edge.skip(1)).zip(&mut strips) {
-            let (low0, low1) = (low, low + 1);
-            // The quad in one winding, then in the other.
-            let both = [
-                top0, low0, top1, top1, low0, low1, top0, top1, low0, top1, low1, low0,
-            ];
-            write_indices(strip, both);
-            low += 1;
-        }
-        low += 1;
-    }
-    indices
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::topology::triangles;
     use super::*;
+    use crate::config::TerrainConfig;
     use bevy::math::{IVec2, Vec3, Vec3Swizzles};
+    use perlin_core::NoiseTables;
+    use std::sync::Arc;
 
     fn job(resolution: u32) -> ChunkJob {
         let config = TerrainConfig {

@@ -1,5 +1,7 @@
 //! Chunk meshes: where a chunk is ([`ChunkCoord`]) and how its mesh is built off the main
-//! thread. Knows nothing of streaming (which chunks exist is `stream/`'s business).
+//! thread. Knows nothing of streaming (which chunks exist is `stream/`'s business). A chunk's
+//! [`ChunkJob`] (`job.rs`) is what its task needs; `mesh.rs` builds its buffers, with the
+//! triangle list and skirts of `topology.rs`.
 //!
 //! [`ChunkJob`] and [`build_chunk_mesh`] are the plugin's own mesh builder, public for tools and
 //! benchmarks that build chunks without an `App`: `build_chunk_mesh(&ChunkJob::new(tables,
@@ -10,13 +12,16 @@
 
 mod biomes;
 mod color;
+mod job;
 mod mesh;
+mod topology;
 
 pub use biomes::{
     ATTRIBUTE_BIOME_WEIGHTS, ATTRIBUTE_BIOME_WEIGHTS_HIGH, ATTRIBUTE_BIOMES, MAX_CHUNK_BIOMES,
 };
 pub use color::ColorRamp;
-pub use mesh::{ATTRIBUTE_MORPH, ChunkJob, ChunkMeshData, build_chunk_mesh};
+pub use job::ChunkJob;
+pub use mesh::{ATTRIBUTE_MORPH, ChunkMeshData, build_chunk_mesh};
 
 use bevy::math::IVec2;
 use bevy::prelude::*;

@@ -23,10 +23,10 @@ pub const MAX_BIOMES: usize = 16;
 #[serde(default, deny_unknown_fields)]
 pub struct Climate {
     /// Metres across a typical warm or cold, wet or dry region (the temperature and moisture
-    /// fields), 500 to 1 000 000. Default 6 000.
+    /// fields), within [`CLIMATE_SCALE`](super::ranges::CLIMATE_SCALE). Default 6 000.
     pub scale: f32,
-    /// Metres across a typical continent or sea (the continentalness field), 500 to
-    /// 1 000 000. Default 16 000.
+    /// Metres across a typical continent or sea (the continentalness field), within
+    /// [`CLIMATE_CONTINENT_SCALE`](super::ranges::CLIMATE_CONTINENT_SCALE). Default 16 000.
     pub continent_scale: f32,
     /// Metres over which one biome's ground turns into its neighbour's: the width of a border
     /// where the climate changes fast, wider where it changes slowly (up to about 1.4 times at
@@ -36,7 +36,8 @@ pub struct Climate {
     /// steepest slope of the biomes that weigh in there plus twice the spread of their heights
     /// divided by `blend` (1.40 times at worst over 199 000 border points of the world preset,
     /// 1.78 with a 700 m blend): a wider blend softens borders between grounds of very
-    /// different heights. 1 to a quarter of the smaller scale. Default 600.
+    /// different heights. From 1 to a quarter of the smaller scale
+    /// ([`CLIMATE_BLEND`](super::ranges::CLIMATE_BLEND)). Default 600.
     pub blend: f32,
 }
 
@@ -52,10 +53,10 @@ impl Default for Climate {
 
 /// One biome: where it lives in climate space and the ground it brings there.
 ///
-/// Each climate range is `(low, high)` within −1 to 1; a range that reaches −1 or 1 is open on
-/// that side. The biomes of a config tile climate space: ranges of two biomes may touch but not
-/// overlap, and every climate point lies in some biome's ranges (the validation names the gap
-/// or the overlap). Heights blend across each border over
+/// Each climate range is `(low, high)` within [`CLIMATE_RANGE`](super::ranges::CLIMATE_RANGE)
+/// (−1 to 1); a range that reaches −1 or 1 is open on that side. The biomes of a config tile
+/// climate space: ranges of two biomes may touch but not overlap, and every climate point lies
+/// in some biome's ranges (the validation names the gap or the overlap). Heights blend across each border over
 /// [`Climate::blend`] metres: a sample's height is the weighted mean of the biomes that weigh in
 /// there, each weight a smooth step of the climate's distance to the biome's box, so slopes and
 /// normals stay continuous.
@@ -86,10 +87,11 @@ pub struct Biome {
     /// Its ground's noise, as [`TerrainConfig::noise`](crate::TerrainConfig::noise). Default:
     /// the config's default noise.
     pub noise: Fbm,
-    /// Metres of height per unit of its noise, 0.001 to 100 000. Default 160.
+    /// Metres of height per unit of its noise, within
+    /// [`HEIGHT_SCALE`](super::ranges::HEIGHT_SCALE). Default 160.
     pub height_scale: f32,
-    /// Metres added to its heights, ±100 000 (e.g. a sea floor below the sea level, a
-    /// plateau). Default 0.
+    /// Metres added to its heights, within [`HEIGHT_OFFSET`](super::ranges::HEIGHT_OFFSET)
+    /// (e.g. a sea floor below the sea level, a plateau). Default 0.
     pub height_offset: f32,
     /// Its look: the colors, bands, rock, snow, creases and textures of its ground, as
     /// [`TerrainConfig::colors`](crate::TerrainConfig::colors). The terrain material blends

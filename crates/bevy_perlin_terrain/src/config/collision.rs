@@ -15,12 +15,13 @@ use serde::{Deserialize, Serialize};
 pub struct Collision {
     /// Metres around each `TerrainColliderAnchor` entity (and ahead of it, by its velocity) in which
     /// every chunk has a collider. Colliders go again beyond `radius` plus a chunk. Default
-    /// 24; 0 to 100 000, and at most [`MAX_COLLIDER_CHUNKS`](crate::config::MAX_COLLIDER_CHUNKS)
-    /// chunks around one entity.
+    /// 24; within [`COLLISION_RADIUS`](crate::config::ranges::COLLISION_RADIUS), and at most
+    /// [`MAX_COLLIDER_CHUNKS`](crate::config::MAX_COLLIDER_CHUNKS) chunks around one entity.
     pub radius: f32,
-    /// Height samples per chunk side, `2^k + 1` (5 to 1025); `None` for `chunk_resolution`, so
-    /// that the collider is exactly the full-detail mesh, whatever detail is on screen (the
-    /// default).
+    /// Height samples per chunk side, `2^k + 1` within
+    /// [`COLLISION_RESOLUTION`](crate::config::ranges::COLLISION_RESOLUTION); `None` for
+    /// `chunk_resolution`, so that the collider is exactly the full-detail mesh, whatever
+    /// detail is on screen (the default).
     pub resolution: Option<u32>,
 }
 

@@ -4,6 +4,7 @@
 //! (`ground/edits/`); collecting the components is `edit/`'s.
 
 use super::ConfigError;
+use super::ranges::{self, FieldRange};
 use bevy::math::{Vec2, Vec3};
 use bevy::prelude::*;
 use perlin_core::FieldError;
@@ -54,7 +55,7 @@ pub struct TerrainStamp {
     /// Where it is flat (or raised, lowered, dug): its footprint around the entity.
     pub shape: StampShape,
     /// Metres beyond the shape over which it blends into the ground around it (smoothly: no
-    /// crease at either end), 0 to 100 000. Default 16.
+    /// crease at either end), within [`ranges::STAMP_FALLOFF`]. Default 16.
     pub falloff: f32,
     /// What it does to the ground.
     pub op: StampOp,
@@ -78,13 +79,13 @@ impl Default for TerrainStamp {
 #[derive(Reflect, Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[reflect(Default, Debug, Clone, PartialEq)]
 pub enum StampShape {
-    /// A disc of `radius` metres (above 0, up to 100 000).
+    /// A disc of `radius` metres (within [`ranges::STAMP_SIZE`]: above 0).
     Circle {
         /// Its radius in metres.
         radius: f32,
     },
-    /// A rectangle `2 · half_extents` metres across (each above 0, up to 100 000), its local
-    /// `x` along the entity's turned `x` axis.
+    /// A rectangle `2 · half_extents` metres across (each within [`ranges::STAMP_SIZE`]), its
+    /// local `x` along the entity's turned `x` axis.
     Rect {
         /// Half its size along its local `x` and `z`.
         #[serde(with = "vec2")]
@@ -105,14 +106,14 @@ pub enum StampOp {
     /// Levels the ground to the stamp's height (its translation's `y`).
     #[default]
     Flatten,
-    /// Raises the ground by these metres (0 to 100 000).
+    /// Raises the ground by these metres (within [`ranges::STAMP_HEIGHT`]).
     Raise(f32),
-    /// Lowers the ground by these metres (0 to 100 000).
+    /// Lowers the ground by these metres (within [`ranges::STAMP_HEIGHT`]).
     Lower(f32),
-    /// A bowl `depth` metres deep at the centre (above 0, up to 100 000), rising to a rim a
-    /// quarter of the depth high at the shape's edge, which falls back to the ground over the
-    /// falloff. Follows the ground around it: the crater of an explosion on a hillside tilts
-    /// with the hill.
+    /// A bowl `depth` metres deep at the centre (within [`ranges::CRATER_DEPTH`]), rising to a
+    /// rim a quarter of the depth high at the shape's edge, which falls back to the ground over
+    /// the falloff. Follows the ground around it: the crater of an explosion on a hillside
+    /// tilts with the hill.
     Crater {
         /// Depth of the bowl's centre below the ground, in metres.
         depth: f32,
@@ -143,13 +144,15 @@ pub enum StampOp {
 #[reflect(Component, Default, Debug, Clone, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct TerrainPath {
-    /// The points the curve passes through, with their heights: 2 to [`MAX_PATH_POINTS`],
-    /// finite. In a file: `points: [(0.0, 12.0, 0.0), (80.0, 15.0, 10.0)]`.
+    /// The points the curve passes through, with their heights: 2 to [`MAX_PATH_POINTS`], each
+    /// coordinate within [`ranges::EDIT_POSITION`]. In a file:
+    /// `points: [(0.0, 12.0, 0.0), (80.0, 15.0, 10.0)]`.
     #[serde(with = "vec3s")]
     pub points: Vec<Vec3>,
-    /// Metres across the flat part, above 0 up to 10 000. Default 6.
+    /// Metres across the flat part, within [`ranges::PATH_WIDTH`] (above 0). Default 6.
     pub width: f32,
-    /// Metres on each side over which it blends into the ground, 0 to 100 000. Default 12.
+    /// Metres on each side over which it blends into the ground, within
+    /// [`ranges::PATH_FALLOFF`]. Default 12.
     pub falloff: f32,
     /// A road or a channel.
     pub op: PathOp,
@@ -177,8 +180,8 @@ pub enum PathOp {
     /// Flat across at the curve's height: cuts through hills and fills hollows.
     #[default]
     Road,
-    /// A bed `depth` metres below the curve (0 to 100 000), carved where the ground is higher
-    /// and never raised where it is lower: for rivers and ditches.
+    /// A bed `depth` metres below the curve (within [`ranges::CHANNEL_DEPTH`]), carved where
+    /// the ground is higher and never raised where it is lower: for rivers and ditches.
     Channel {
         /// Metres of the bed below the curve.
         depth: f32,
@@ -198,10 +201,11 @@ pub enum PathOp {
 #[reflect(Default, Debug, Clone, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct FixedStamp {
-    /// The stamp's centre (and, for [`StampOp::Flatten`], its height), finite.
+    /// The stamp's centre (and, for [`StampOp::Flatten`], its height), each coordinate within
+    /// [`ranges::EDIT_POSITION`].
     #[serde(with = "vec3")]
     pub position: Vec3,
-    /// Its turn about +Y in degrees (as `Quat::from_rotation_y`), finite.
+    /// Its turn about +Y in degrees (as `Quat::from_rotation_y`), within [`ranges::STAMP_YAW`].
     pub yaw: f32,
     /// The stamp.
     pub stamp: TerrainStamp,
@@ -256,24 +260,18 @@ mod vec3s {
     }
 }
 
-/// How far from the origin a stamp or a path's point may stand, in metres.
-const FARTHEST: f32 = 1e9;
-/// The most a size, a falloff, a height change or a depth may be, in metres.
-const LARGEST: f32 = 100_000.0;
-/// The most a path's width may be, in metres.
-const WIDEST: f32 = 10_000.0;
 // The checks below run for every stamp of a config and every component stamp each time the
 // edits change (10 000 stamps are 80 000 fields): a field's name and its allowed range are
 // written out only for an error, and a nested field is named by the caller, with
 // [`FieldError::within`], only then.
 
-/// `value` within `low` to `high` (above `low` where `open_low`), else the error for `field`.
-fn within(field: &str, value: f32, low: f32, high: f32, open_low: bool) -> Result<(), ConfigError> {
-    let above_low = if open_low { value > low } else { value >= low };
-    if value.is_finite() && value <= high && above_low {
+/// `value` within `range` (above its `min` where that is open), else the error for `field`.
+fn within(field: &str, value: f32, range: &FieldRange) -> Result<(), ConfigError> {
+    if range.contains_f32(value) {
         return Ok(());
     }
-    let allowed = if open_low {
+    let (low, high) = (range.min as f32, range.max as f32);
+    let allowed = if range.min_open {
         format!("finite, above {low} up to {high}")
     } else {
         format!("finite, {low} to {high}")
@@ -281,15 +279,16 @@ fn within(field: &str, value: f32, low: f32, high: f32, open_low: bool) -> Resul
     Err(FieldError::new(field, value, allowed))
 }
 
-/// A position's check: finite and within [`FARTHEST`] of the origin on every axis.
+/// A position's check: finite and within [`ranges::EDIT_POSITION`] of the origin on every axis.
 pub(crate) fn validate_position(field: &str, p: Vec3) -> Result<(), ConfigError> {
-    if p.is_finite() && p.abs().max_element() <= FARTHEST {
+    let farthest = ranges::EDIT_POSITION.max as f32;
+    if p.is_finite() && p.abs().max_element() <= farthest {
         return Ok(());
     }
     Err(FieldError::new(
         field,
         p,
-        format!("finite, within {FARTHEST} metres of the origin"),
+        format!("finite, within {farthest} metres of the origin"),
     ))
 }
 
@@ -297,18 +296,18 @@ pub(crate) fn validate_position(field: &str, p: Vec3) -> Result<(), ConfigError>
 /// `stamps[2].stamp` in front with [`FieldError::within`]).
 pub(crate) fn validate_stamp(stamp: &TerrainStamp) -> Result<(), ConfigError> {
     match stamp.shape {
-        StampShape::Circle { radius } => within("shape.radius", radius, 0.0, LARGEST, true)?,
+        StampShape::Circle { radius } => within("shape.radius", radius, &ranges::STAMP_SIZE)?,
         StampShape::Rect { half_extents } => {
-            within("shape.half_extents.x", half_extents.x, 0.0, LARGEST, true)?;
-            within("shape.half_extents.y", half_extents.y, 0.0, LARGEST, true)?;
+            within("shape.half_extents.x", half_extents.x, &ranges::STAMP_SIZE)?;
+            within("shape.half_extents.y", half_extents.y, &ranges::STAMP_SIZE)?;
         }
     }
-    within("falloff", stamp.falloff, 0.0, LARGEST, false)?;
+    within("falloff", stamp.falloff, &ranges::STAMP_FALLOFF)?;
     match stamp.op {
         StampOp::Flatten => Ok(()),
-        StampOp::Raise(m) => within("op.Raise", m, 0.0, LARGEST, false),
-        StampOp::Lower(m) => within("op.Lower", m, 0.0, LARGEST, false),
-        StampOp::Crater { depth } => within("op.Crater.depth", depth, 0.0, LARGEST, true),
+        StampOp::Raise(m) => within("op.Raise", m, &ranges::STAMP_HEIGHT),
+        StampOp::Lower(m) => within("op.Lower", m, &ranges::STAMP_HEIGHT),
+        StampOp::Crater { depth } => within("op.Crater.depth", depth, &ranges::CRATER_DEPTH),
     }
 }
 
@@ -329,18 +328,18 @@ pub(crate) fn validate_path(path: &TerrainPath) -> Result<(), ConfigError> {
             ..e
         })?;
     }
-    within("width", path.width, 0.0, WIDEST, true)?;
-    within("falloff", path.falloff, 0.0, LARGEST, false)?;
+    within("width", path.width, &ranges::PATH_WIDTH)?;
+    within("falloff", path.falloff, &ranges::PATH_FALLOFF)?;
     match path.op {
         PathOp::Road => Ok(()),
-        PathOp::Channel { depth } => within("op.Channel.depth", depth, 0.0, LARGEST, false),
+        PathOp::Channel { depth } => within("op.Channel.depth", depth, &ranges::CHANNEL_DEPTH),
     }
 }
 
 /// A stamp of the config: its position, yaw and stamp, named as [`validate_stamp`] names them.
 pub(crate) fn validate_fixed_stamp(fixed: &FixedStamp) -> Result<(), ConfigError> {
     validate_position("position", fixed.position)?;
-    within("yaw", fixed.yaw, -1e6, 1e6, false)?;
+    within("yaw", fixed.yaw, &ranges::STAMP_YAW)?;
     validate_stamp(&fixed.stamp).map_err(|e| e.within("stamp"))
 }
 

@@ -33,15 +33,18 @@ pub const MIN_MORPH: f64 = 0.15;
 /// its chunks are twice as large, the number of chunks a viewer needs grows with the logarithm
 /// of the view distance, not its square (Ulrich's chunked LOD, 2002; Strugar's CDLOD, 2009).
 ///
-/// Levels are chosen by the *square* distance `max(|dx|, |dz|)` from the nearest viewer to a
-/// chunk's centre (the rings of detail are squares, as the chunks are), and vertices morph by
-/// their own square distance; the view itself ends on a circle (`view_distance`, top-level
-/// chunks). Neighbouring chunks then differ by at most one level once the reach of level 0 is
-/// about 3.3 × `chunk_size`. As a chunk nears the distance where its parent replaces it, the
-/// terrain material blends its vertices to the parent's surface over its *morph range*
-/// ([`LodLayout::morph_range`]), so the switch moves nothing on screen: validation asks for a
-/// reach of level 0 of at least 4.5 × `chunk_size`, and for every level a morph range of at
-/// least [`MIN_MORPH`] of its chunk.
+/// Levels are chosen by the *level distance* `max(|dx|, |dz|, h)` from the nearest viewer to a
+/// chunk's centre, `h` being the viewer's height over the ground near it (the rings of detail are
+/// squares, as the chunks are; a viewer 900 m up gets no finer level under it than the one whose
+/// reach is 900 m, as 3D distance would give: Strugar's CDLOD, 2009), and vertices morph by their
+/// own level distance (`ChunkRegistry::level_distance`); the view itself ends on a circle
+/// (`view_distance`, top-level chunks). Neighbouring chunks then differ by at most one level once
+/// the reach of level 0 is about 3.3 × `chunk_size`. As a chunk nears the distance where its parent
+/// replaces it, the terrain material blends its vertices to the parent's surface over its *morph
+/// range* ([`LodLayout::morph_range`]), so the switch moves nothing on screen: validation asks for
+/// a reach of level 0 of at least
+/// [`LOD_DISTANCE_MIN_CHUNKS`](super::ranges::LOD_DISTANCE_MIN_CHUNKS) × `chunk_size`, and for
+/// every level a morph range of at least [`MIN_MORPH`] of its chunk.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LodLayout {
     chunk_size: f64,
@@ -88,7 +91,7 @@ impl LodLayout {
         self.view_distance
     }
 
-    /// The square distances (`max(|dx|, |dz|)` from the nearest viewer, in metres) over which
+    /// The level distances (`max(|dx|, |dz|, h)` from the nearest viewer, in metres) over which
     /// a vertex of a chunk of level `lod` blends from its own height to its parent's surface:
     /// none before the first, fully from the second on.
     ///
@@ -117,7 +120,7 @@ impl LodLayout {
         Some((start.min(end), end))
     }
 
-    /// The morph of a vertex of a chunk of level `lod` at square distance `distance` from the
+    /// The morph of a vertex of a chunk of level `lod` at level distance `distance` from the
     /// nearest viewer: 0 (its own surface) to 1 (its parent's). What the terrain material's
     /// vertex shaders compute, for tests and tools.
     pub fn morph_at(&self, lod: u8, distance: f64) -> f64 {

@@ -12,9 +12,10 @@ use serde::{Deserialize, Serialize};
 /// With a [`Water`], the ground within about a metre and a half of the waterline is wet:
 /// darker and glossier (the material only).
 ///
-/// Every color is linear RGB, each channel 0 to 1. The terrain material evaluates these rules
-/// per pixel; the vertex-color fallback ([`TerrainRenderMode::VertexColors`]) per vertex, without
-/// the edge noise, creases, detail and textures.
+/// Every color is linear RGB, each channel within [`COLOR`](super::ranges::COLOR). The terrain
+/// material evaluates these rules per pixel; the vertex-color fallback
+/// ([`TerrainRenderMode::VertexColors`]) per vertex, without the edge noise, creases, detail and
+/// textures.
 ///
 /// [`TerrainRenderMode::VertexColors`]: crate::TerrainRenderMode::VertexColors
 #[derive(Reflect, Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -28,16 +29,18 @@ pub struct TerrainColors {
     /// finite.
     pub bands: Vec<HeightBand>,
     /// Metres over which neighbouring bands (and the sea bed and the first band) blend.
-    /// Default 2; 0 to 10 000.
+    /// Default 2; within [`BAND_BLEND`](super::ranges::BAND_BLEND).
     pub band_blend: f32,
     /// Color of steep ground. Default a grey brown.
     pub rock: [f32; 3],
     /// Slope, as `1 − normal.y` (0 flat, 1 vertical), where ground is fully rock. Default
-    /// 0.35; 0 to 1.
+    /// 0.35; within [`ROCK_SLOPE`](super::ranges::ROCK_SLOPE).
     pub rock_slope: f32,
-    /// Slope over which rock fades in below `rock_slope`. Default 0.07; 0 to 1.
+    /// Slope over which rock fades in below `rock_slope`. Default 0.07; within
+    /// [`ROCK_BLEND`](super::ranges::ROCK_BLEND).
     pub rock_blend: f32,
-    /// Perceptual roughness of rock, 0 (mirror) to 1. Default 0.8.
+    /// Perceptual roughness of rock, 0 (mirror) to 1 ([`ROUGHNESS`](super::ranges::ROUGHNESS)).
+    /// Default 0.8.
     pub rock_roughness: f32,
     /// An optional texture for rock (the material only).
     pub rock_texture: Option<LayerTexture>,
@@ -47,14 +50,15 @@ pub struct TerrainColors {
     /// World-space noise that moves every boundary (band, rock, snow) so that none follows
     /// the triangles or a contour line (the material only).
     pub edge_noise: EdgeNoise,
-    /// How strongly the erosion crease mask shows, 0 to 1: gullies darker and wetter, ridges
-    /// lighter (the material only, when the noise has erosion). Default 0.7.
+    /// How strongly the erosion crease mask shows ([`CREASES`](super::ranges::CREASES)): gullies
+    /// darker and wetter, ridges lighter (the material only, when the noise has erosion). Default
+    /// 0.7.
     pub creases: f32,
     /// The close-up grain of the surface (the material only).
     pub grain: Grain,
     /// How much a textured layer's height (its albedo's alpha) sharpens its blend with its
-    /// neighbour, 0 (plain blend) to 1: stones poke through sand before the sand fades.
-    /// Default 0.5.
+    /// neighbour, 0 (plain blend) to 1 ([`HEIGHT_BLEND`](super::ranges::HEIGHT_BLEND)): stones poke
+    /// through sand before the sand fades. Default 0.5.
     pub height_blend: f32,
 }
 
@@ -93,9 +97,10 @@ impl Default for TerrainColors {
 pub struct HeightBand {
     /// The band covers heights up to this many metres above `sea_level`.
     pub up_to: f32,
-    /// Linear RGB, each 0 to 1.
+    /// Linear RGB, each channel within [`COLOR`](super::ranges::COLOR).
     pub color: [f32; 3],
-    /// Perceptual roughness, 0 (mirror) to 1. Default 0.9.
+    /// Perceptual roughness, 0 (mirror) to 1 ([`ROUGHNESS`](super::ranges::ROUGHNESS)). Default
+    /// 0.9.
     #[serde(default = "HeightBand::default_roughness")]
     pub roughness: f32,
     /// An optional texture (the material only).
@@ -124,18 +129,21 @@ impl HeightBand {
 #[reflect(Default, Debug, Clone, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct Snow {
-    /// Linear RGB, each 0 to 1. Default a blue-white.
+    /// Linear RGB, each channel within [`COLOR`](super::ranges::COLOR). Default a blue-white.
     pub color: [f32; 3],
-    /// Metres above sea level where snow is half in. Default 95; ±1 000 000.
+    /// Metres above sea level where snow is half in. Default 95; within
+    /// [`SNOW_FROM`](super::ranges::SNOW_FROM).
     pub from: f32,
-    /// Metres over which it fades in around `from`. Default 8; 0 to 10 000.
+    /// Metres over which it fades in around `from`. Default 8; within
+    /// [`SNOW_BLEND`](super::ranges::SNOW_BLEND).
     pub blend: f32,
     /// Slope (`1 − normal.y`) where snow is half gone: steeper ground sheds it. Default 0.25;
-    /// 0 to 1.
+    /// within [`SNOW_MAX_SLOPE`](super::ranges::SNOW_MAX_SLOPE).
     pub max_slope: f32,
-    /// Slope over which it fades out around `max_slope`. Default 0.08; 0 to 1.
+    /// Slope over which it fades out around `max_slope`. Default 0.08; within
+    /// [`SNOW_SLOPE_BLEND`](super::ranges::SNOW_SLOPE_BLEND).
     pub slope_blend: f32,
-    /// Perceptual roughness, 0 to 1. Default 0.6.
+    /// Perceptual roughness, within [`ROUGHNESS`](super::ranges::ROUGHNESS). Default 0.6.
     pub roughness: f32,
     /// An optional texture (the material only).
     pub texture: Option<LayerTexture>,
@@ -172,7 +180,8 @@ pub struct LayerTexture {
     /// An optional tangent-space normal map (linear, +Y up in the image's green channel).
     #[serde(default)]
     pub normal: Option<String>,
-    /// Metres of ground one repeat of the image covers. Default 4; 0.01 to 10 000.
+    /// Metres of ground one repeat of the image covers. Default 4; within
+    /// [`TEXTURE_SIZE`](super::ranges::TEXTURE_SIZE).
     #[serde(default = "LayerTexture::default_size")]
     pub size: f32,
 }
@@ -188,11 +197,14 @@ impl LayerTexture {
 #[reflect(Default, Debug, Clone, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct EdgeNoise {
-    /// Metres up or down a height boundary (bands, snow line) moves. Default 6; 0 to 10 000.
+    /// Metres up or down a height boundary (bands, snow line) moves. Default 6; within
+    /// [`EDGE_NOISE_HEIGHT`](super::ranges::EDGE_NOISE_HEIGHT).
     pub height: f32,
-    /// How far a slope boundary (rock, snow) moves, in units of slope. Default 0.06; 0 to 1.
+    /// How far a slope boundary (rock, snow) moves, in units of slope. Default 0.06; within
+    /// [`EDGE_NOISE_SLOPE`](super::ranges::EDGE_NOISE_SLOPE).
     pub slope: f32,
-    /// Metres across the noise's largest feature. Default 40; 0.1 to 100 000.
+    /// Metres across the noise's largest feature. Default 40; within
+    /// [`EDGE_NOISE_SIZE`](super::ranges::EDGE_NOISE_SIZE).
     pub size: f32,
 }
 
@@ -217,12 +229,14 @@ impl Default for EdgeNoise {
 #[reflect(Default, Debug, Clone, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct Grain {
-    /// How much the normal tilts and the albedo varies, 0 (smooth) to 1. Default 0.5.
+    /// How much the normal tilts and the albedo varies, 0 (smooth) to 1
+    /// ([`GRAIN_STRENGTH`](super::ranges::GRAIN_STRENGTH)). Default 0.5.
     pub strength: f32,
-    /// Metres across the finest bumps. Default 0.6; 0.01 to 100.
+    /// Metres across the finest bumps. Default 0.6; within
+    /// [`GRAIN_SIZE`](super::ranges::GRAIN_SIZE).
     pub size: f32,
-    /// Metres from the camera beyond which the fine bumps are gone (it fades in over the
-    /// nearer half). Default 150; 0 to 100 000.
+    /// Metres from the camera beyond which the fine bumps are gone (it fades in over the nearer
+    /// half). Default 150; within [`GRAIN_FADE_DISTANCE`](super::ranges::GRAIN_FADE_DISTANCE).
     pub fade_distance: f32,
 }
 
@@ -242,16 +256,19 @@ impl Default for Grain {
 #[reflect(Default, Debug, Clone, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct Water {
-    /// Linear RGB of shallow water, each 0 to 1. Default a green teal.
+    /// Linear RGB of shallow water, each channel within [`COLOR`](super::ranges::COLOR). Default a
+    /// green teal.
     pub shallow: [f32; 3],
     /// Linear RGB of deep water. Default a dark blue.
     pub deep: [f32; 3],
     /// Metres of water that look deep (and through which the ground no longer shows). Default
-    /// 12; 0.01 to 10 000.
+    /// 12; within [`WATER_DEPTH`](super::ranges::WATER_DEPTH).
     pub depth: f32,
-    /// Metres of depth along the shore that foam. Default 0.6; 0 to 100.
+    /// Metres of depth along the shore that foam. Default 0.6; within
+    /// [`WATER_FOAM`](super::ranges::WATER_FOAM).
     pub foam: f32,
-    /// How strongly small waves bump the surface, 0 (a mirror) to 1. Default 0.4.
+    /// How strongly small waves bump the surface, 0 (a mirror) to 1
+    /// ([`WATER_WAVES`](super::ranges::WATER_WAVES)). Default 0.4.
     pub waves: f32,
     /// Linear RGB of the sky the surface reflects at grazing angles (match the clear color).
     pub sky: [f32; 3],

@@ -28,6 +28,12 @@
 //! | [`MAX_SCATTER_LAYERS`], [`MAX_FAR_COLORS`], [`MAX_BANDS`] | layers, far colors, height bands | `scatter`, `colors.bands` |
 //!
 //! At the defaults a view of 100 km validates (chunk size 64 m, 65 vertices a side).
+//!
+//! # Ranges
+//!
+//! Every numeric field's allowed range is a constant of [`ranges`] (e.g.
+//! [`ranges::HEIGHT_SCALE`]), listed in [`FIELD_RANGES`] by the field's path; validation checks
+//! against them, and [`markdown_table`] renders them for `docs/configuration.md`.
 
 mod biome;
 mod collision;
@@ -35,6 +41,7 @@ mod edits;
 mod loader;
 mod lod;
 mod look;
+pub mod ranges;
 mod save;
 mod scatter;
 mod source;
@@ -53,6 +60,7 @@ pub use loader::{TerrainConfigLoadError, parse_config};
 pub(crate) use lod::{HYSTERESIS, REPLAN};
 pub use lod::{LodLayout, MAX_LOD, MIN_MORPH};
 pub use look::{EdgeNoise, Grain, HeightBand, LayerTexture, MAX_BANDS, Snow, TerrainColors, Water};
+pub use ranges::{FIELD_RANGES, FieldRange, markdown_table};
 pub use scatter::{FarColor, MAX_FAR_COLORS, MAX_SCATTER_LAYERS, ScatterLayer, SoftRange};
 pub use source::TerrainConfigSource;
 pub use validate::{
@@ -99,45 +107,47 @@ pub struct TerrainConfig {
     /// Default 2026.
     pub seed: u64,
     /// The fractal noise, in world units: `noise.frequency` is lattice cells per metre.
-    /// Its output (about ±1) is multiplied by `height_scale`. Its fields and their ranges are
-    /// [`Fbm`]'s (e.g. `noise.octaves` 1 to 32). Default: 7 octaves of Perlin noise from a
-    /// 600 m cell, lacunarity 2, persistence ½.
+    /// Its output (about ±1) is multiplied by `height_scale`. Its fields are [`Fbm`]'s, within
+    /// the `NOISE_` and `EROSION_` ranges of [`ranges`] (e.g. [`ranges::NOISE_OCTAVES`]).
+    /// Default: 7 octaves of Perlin noise from a 600 m cell, lacunarity 2, persistence ½.
     pub noise: Fbm,
-    /// Metres of height per unit of noise, 0.001 to 100 000. Default 160.
+    /// Metres of height per unit of noise, within [`ranges::HEIGHT_SCALE`]. Default 160.
     pub height_scale: f32,
-    /// Side of a full-detail (level-0) chunk in metres, 0.5 to 100 000. Powers of two keep
-    /// chunk corners exact in `f32`. Default 64.
+    /// Side of a full-detail (level-0) chunk in metres, within [`ranges::CHUNK_SIZE`]. Powers
+    /// of two keep chunk corners exact in `f32`. Default 64.
     pub chunk_size: f32,
-    /// Vertices per chunk side, at every level: 2ᵏ + 1 for k from 2 to 10 (5, 9, …, 129, …,
-    /// 1025). Default 65.
+    /// Vertices per chunk side, at every level: 2ᵏ + 1 within [`ranges::CHUNK_RESOLUTION`]
+    /// (5, 9, …, 129, …, 1025). Default 65.
     pub chunk_resolution: u32,
-    /// Metres from the nearest viewer within which the terrain is drawn, from `chunk_size / 2`
-    /// to 1 000 000 (the bounds on chunks and memory, [`MAX_VIEW_CHUNKS`] and
-    /// [`MAX_MESH_BYTES`], cap it for a given layout: 100 km and more at the defaults).
-    /// Default 12 000.
+    /// Metres from the nearest viewer within which the terrain is drawn, within
+    /// [`ranges::VIEW_DISTANCE`]: from [`ranges::VIEW_DISTANCE_MIN_CHUNKS`] × `chunk_size` (the
+    /// bounds on chunks and memory, [`MAX_VIEW_CHUNKS`] and [`MAX_MESH_BYTES`], cap it for a
+    /// given layout: 100 km and more at the defaults). Default 12 000.
     pub view_distance: f32,
     /// Metres from the nearest viewer out to which full detail (level 0: chunks of
     /// `chunk_size`) is drawn. Each coarser level reaches twice as far with chunks twice as
     /// large, so the chunk count grows with the logarithm of the view distance (see
-    /// [`LodLayout`]). At least 4.5 × `chunk_size` (to 1 000 000), so that neighbouring chunks
-    /// differ by at most one level and each level has room to morph into the next. Default
-    /// 320.
+    /// [`LodLayout`]). At least [`ranges::LOD_DISTANCE_MIN_CHUNKS`] × `chunk_size` (within
+    /// [`ranges::LOD_DISTANCE`]), so that neighbouring chunks differ by at most one level and
+    /// each level has room to morph into the next. Default 320.
     ///
     /// This replaces the `lod_distances` list of 0.1 (where each level halved the vertices of
     /// a chunk of fixed size); a file that still has it is refused with what to write instead.
     pub lod_distance: f32,
     /// The most chunk meshes (and scatter placements, and colliders) built at once on the
-    /// async compute pool, 1 to 256 (and at most [`MAX_IN_FLIGHT_BYTES`] of meshes). Default 8.
+    /// async compute pool, within [`ranges::MAX_TASKS_IN_FLIGHT`] (and at most
+    /// [`MAX_IN_FLIGHT_BYTES`] of meshes). Default 8.
     pub max_tasks_in_flight: u32,
-    /// The most finished chunk meshes added to the mesh assets (sent to the GPU) per frame, 1
-    /// to 256 (and at most [`MAX_UPLOAD_BYTES`]). Default 4.
+    /// The most finished chunk meshes added to the mesh assets (sent to the GPU) per frame,
+    /// within [`ranges::MAX_UPLOADS_PER_FRAME`] (and at most [`MAX_UPLOAD_BYTES`]). Default 4.
     pub max_uploads_per_frame: u32,
-    /// Height of the water surface in metres (±1 000 000); below it the ground takes the
-    /// sea-bed color. Default −12.
+    /// Height of the water surface in metres, within [`ranges::SEA_LEVEL`]; below it the ground
+    /// takes the sea-bed color. Default −12.
     pub sea_level: f32,
     /// Depth in metres of the skirts hung from chunk edges, which hide any crack between levels
     /// of detail while chunks are being replaced; `None` picks 5% of `height_scale` plus two
-    /// vertex spacings of the chunk's level (the default); otherwise 0 to 100 000.
+    /// vertex spacings of the chunk's level (the default); otherwise within
+    /// [`ranges::SKIRT_DEPTH`].
     pub skirt_depth: Option<f32>,
     /// Ground colors by height, slope, snow and creases.
     pub colors: TerrainColors,

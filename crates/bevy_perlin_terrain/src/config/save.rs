@@ -81,167 +81,175 @@ impl Out {
 /// A config struct whose fields can be written as differences from its default.
 trait Fields: Default + PartialEq {
     fn write_fields(&self, out: &mut Out);
+
+    /// The names of the fields `write_fields` writes: every field of the type.
+    #[cfg(test)]
+    const NAMES: &'static [&'static str];
 }
 
-/// Writes each listed field of `$value` that differs from `$default`'s: `leaf` fields whole,
-/// `nested` ones as structs, `optional` ones as `None` or `Some(struct)`.
-macro_rules! fields {
-    ($out:ident, $value:ident, $default:ident; $($kind:ident $field:ident),* $(,)?) => {
-        $(
-            if $value.$field != $default.$field {
-                $out.$kind(stringify!($field), &$value.$field);
+/// Implements [`Fields`] for `$ty`: writes each listed field that differs from `$ty::default()`'s,
+/// in the order listed: `leaf` fields whole, `nested` ones as structs, `optional` ones as `None`
+/// or `Some(struct)`, `list` ones as lists of structs. The list is matched against the struct's
+/// fields in full (an exhaustive pattern), so a new field is a compile error here until it is
+/// written.
+macro_rules! impl_fields {
+    ($ty:ident { $($kind:ident $field:ident),* $(,)? }) => {
+        impl Fields for $ty {
+            fn write_fields(&self, out: &mut Out) {
+                let $ty { $($field: _),* } = self;
+                let default = $ty::default();
+                $(
+                    if self.$field != default.$field {
+                        out.$kind(stringify!($field), &self.$field);
+                    }
+                )*
             }
-        )*
+
+            #[cfg(test)]
+            const NAMES: &'static [&'static str] = &[$(stringify!($field)),*];
+        }
     };
 }
 
-impl Fields for TerrainConfig {
-    fn write_fields(&self, out: &mut Out) {
-        // Named in full, so a new field is a compile error here until it is written.
-        let TerrainConfig {
-            seed: _,
-            noise,
-            height_scale: _,
-            chunk_size: _,
-            chunk_resolution: _,
-            view_distance: _,
-            lod_distance: _,
-            max_tasks_in_flight: _,
-            max_uploads_per_frame: _,
-            sea_level: _,
-            skirt_depth: _,
-            colors,
-            water,
-            collision,
-            scatter,
-            stamps: _,
-            paths: _,
-            climate,
-            biomes,
-        } = self;
-        let d = TerrainConfig::default();
-        fields!(out, self, d; leaf seed);
-        if *noise != d.noise {
-            out.nested("noise", noise);
-        }
-        fields!(out, self, d;
-            leaf height_scale, leaf chunk_size, leaf chunk_resolution, leaf view_distance,
-            leaf lod_distance, leaf max_tasks_in_flight, leaf max_uploads_per_frame,
-            leaf sea_level, leaf skirt_depth);
-        if *water != d.water {
-            out.optional("water", water);
-        }
-        if *colors != d.colors {
-            out.nested("colors", colors);
-        }
-        if *collision != d.collision {
-            out.nested("collision", collision);
-        }
-        out.list("scatter", scatter);
-        // Stamps and paths as `ron` writes them: one line each list.
-        fields!(out, self, d; leaf stamps, leaf paths);
-        if *climate != d.climate {
-            out.nested("climate", climate);
-        }
-        out.list("biomes", biomes);
-    }
-}
+impl_fields!(TerrainConfig {
+    leaf seed,
+    nested noise,
+    leaf height_scale,
+    leaf chunk_size,
+    leaf chunk_resolution,
+    leaf view_distance,
+    leaf lod_distance,
+    leaf max_tasks_in_flight,
+    leaf max_uploads_per_frame,
+    leaf sea_level,
+    leaf skirt_depth,
+    optional water,
+    nested colors,
+    nested collision,
+    list scatter,
+    // Stamps and paths as `ron` writes them: one line each list.
+    leaf stamps,
+    leaf paths,
+    nested climate,
+    list biomes,
+});
 
-impl Fields for Climate {
-    fn write_fields(&self, out: &mut Out) {
-        let d = Climate::default();
-        fields!(out, self, d; leaf scale, leaf continent_scale, leaf blend);
-    }
-}
+impl_fields!(Climate {
+    leaf scale,
+    leaf continent_scale,
+    leaf blend,
+});
 
-impl Fields for Biome {
-    fn write_fields(&self, out: &mut Out) {
-        let d = Biome::default();
-        fields!(out, self, d;
-            leaf name, leaf temperature, leaf moisture, leaf continentalness);
-        if self.noise != d.noise {
-            out.nested("noise", &self.noise);
-        }
-        fields!(out, self, d;
-            leaf height_scale, leaf height_offset, optional colors, optional water);
-    }
-}
+impl_fields!(Biome {
+    leaf name,
+    leaf temperature,
+    leaf moisture,
+    leaf continentalness,
+    nested noise,
+    leaf height_scale,
+    leaf height_offset,
+    optional colors,
+    optional water,
+});
 
-impl Fields for Fbm {
-    fn write_fields(&self, out: &mut Out) {
-        let d = Fbm::default();
-        fields!(out, self, d;
-            leaf base, leaf fade, leaf interpolation, leaf hashing, leaf octaves, leaf frequency,
-            leaf amplitude, leaf lacunarity, leaf persistence, leaf contrast, leaf noise_size,
-            leaf octave_shift, leaf mode, leaf warp, optional erosion);
-    }
-}
+impl_fields!(Fbm {
+    leaf base,
+    leaf fade,
+    leaf interpolation,
+    leaf hashing,
+    leaf octaves,
+    leaf frequency,
+    leaf amplitude,
+    leaf lacunarity,
+    leaf persistence,
+    leaf contrast,
+    leaf noise_size,
+    leaf octave_shift,
+    leaf mode,
+    leaf warp,
+    optional erosion,
+});
 
-impl Fields for Erosion {
-    fn write_fields(&self, out: &mut Out) {
-        let d = Erosion::default();
-        fields!(out, self, d;
-            leaf strength, leaf scale, leaf octaves, leaf lacunarity, leaf gain, leaf sharpness,
-            leaf detail, leaf slope_onset, leaf preserve);
-    }
-}
+impl_fields!(Erosion {
+    leaf strength,
+    leaf scale,
+    leaf octaves,
+    leaf lacunarity,
+    leaf gain,
+    leaf sharpness,
+    leaf detail,
+    leaf slope_onset,
+    leaf preserve,
+});
 
-impl Fields for TerrainColors {
-    fn write_fields(&self, out: &mut Out) {
-        let d = TerrainColors::default();
-        fields!(out, self, d;
-            leaf sea_bed, leaf bands, leaf band_blend, leaf rock, leaf rock_slope, leaf rock_blend,
-            leaf rock_roughness, leaf rock_texture, optional snow, nested edge_noise,
-            leaf creases, nested grain, leaf height_blend);
-    }
-}
+impl_fields!(TerrainColors {
+    leaf sea_bed,
+    leaf bands,
+    leaf band_blend,
+    leaf rock,
+    leaf rock_slope,
+    leaf rock_blend,
+    leaf rock_roughness,
+    leaf rock_texture,
+    optional snow,
+    nested edge_noise,
+    leaf creases,
+    nested grain,
+    leaf height_blend,
+});
 
-impl Fields for Snow {
-    fn write_fields(&self, out: &mut Out) {
-        let d = Snow::default();
-        fields!(out, self, d;
-            leaf color, leaf from, leaf blend, leaf max_slope, leaf slope_blend, leaf roughness,
-            leaf texture);
-    }
-}
+impl_fields!(Snow {
+    leaf color,
+    leaf from,
+    leaf blend,
+    leaf max_slope,
+    leaf slope_blend,
+    leaf roughness,
+    leaf texture,
+});
 
-impl Fields for EdgeNoise {
-    fn write_fields(&self, out: &mut Out) {
-        let d = EdgeNoise::default();
-        fields!(out, self, d; leaf height, leaf slope, leaf size);
-    }
-}
+impl_fields!(EdgeNoise {
+    leaf height,
+    leaf slope,
+    leaf size,
+});
 
-impl Fields for Grain {
-    fn write_fields(&self, out: &mut Out) {
-        let d = Grain::default();
-        fields!(out, self, d; leaf strength, leaf size, leaf fade_distance);
-    }
-}
+impl_fields!(Grain {
+    leaf strength,
+    leaf size,
+    leaf fade_distance,
+});
 
-impl Fields for Water {
-    fn write_fields(&self, out: &mut Out) {
-        let d = Water::default();
-        fields!(out, self, d; leaf shallow, leaf deep, leaf depth, leaf foam, leaf waves, leaf sky);
-    }
-}
+impl_fields!(Water {
+    leaf shallow,
+    leaf deep,
+    leaf depth,
+    leaf foam,
+    leaf waves,
+    leaf sky,
+});
 
-impl Fields for Collision {
-    fn write_fields(&self, out: &mut Out) {
-        let d = Collision::default();
-        fields!(out, self, d; leaf radius, leaf resolution);
-    }
-}
+impl_fields!(Collision {
+    leaf radius,
+    leaf resolution,
+});
 
-impl Fields for ScatterLayer {
-    fn write_fields(&self, out: &mut Out) {
-        let d = ScatterLayer::default();
-        fields!(out, self, d;
-            leaf name, leaf density, leaf spacing, leaf height, leaf slope, leaf creases,
-            leaf scale, leaf rotation, leaf tilt, leaf align_to_normal, leaf sink,
-            leaf view_distance, leaf far_color, leaf biomes);
-    }
-}
+impl_fields!(ScatterLayer {
+    leaf name,
+    leaf density,
+    leaf spacing,
+    leaf height,
+    leaf slope,
+    leaf creases,
+    leaf scale,
+    leaf rotation,
+    leaf tilt,
+    leaf align_to_normal,
+    leaf sink,
+    leaf view_distance,
+    leaf far_color,
+    leaf biomes,
+});
 
 impl TerrainConfig {
     /// This config as a readable `.terrain.ron`: one field per line, nested structs indented,
@@ -270,8 +278,9 @@ mod tests {
     /// A config change and the field it makes.
     type Edit = (&'static str, fn(&mut TerrainConfig));
 
-    /// One change for each field of each nested struct that `to_ron` writes. `TerrainConfig`'s
-    /// own fields are named in full in `write_fields`; these are the others.
+    /// One change for each field of each nested struct that `to_ron` writes (the structs'
+    /// `impl_fields!` lists name every field, and `every_nested_field_has_an_edit` finds each
+    /// here). `TerrainConfig`'s own fields are named in its own list; these are the nested ones.
     const EDITS: &[Edit] = &[
         ("noise.base", |c| c.noise.base = BaseNoise::Simplex),
         ("noise.fade", |c| c.noise.fade = Fade::Hermite),
@@ -464,8 +473,56 @@ mod tests {
         c.water.get_or_insert_default()
     }
 
+    /// `field` with every index (`[0]`, `[..]`, `[0..2]`) written as `[i]`.
+    fn without_indices(field: &str) -> String {
+        let mut out = String::new();
+        let mut inside = false;
+        for c in field.chars() {
+            match c {
+                '[' => {
+                    inside = true;
+                    out.push_str("[i]");
+                }
+                ']' => inside = false,
+                c if !inside => out.push(c),
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// Every field that a nested struct's `impl_fields!` list names (all its fields) has an
+    /// edit in [`EDITS`], of the field itself or of one inside it.
+    #[test]
+    fn every_nested_field_has_an_edit() {
+        let edited: Vec<String> = EDITS.iter().map(|(f, _)| without_indices(f)).collect();
+        for (parent, names) in [
+            ("noise", Fbm::NAMES),
+            ("noise.erosion", Erosion::NAMES),
+            ("colors", TerrainColors::NAMES),
+            ("colors.snow", Snow::NAMES),
+            ("colors.edge_noise", EdgeNoise::NAMES),
+            ("colors.grain", Grain::NAMES),
+            ("water", Water::NAMES),
+            ("collision", Collision::NAMES),
+            ("climate", Climate::NAMES),
+            ("biomes[i]", Biome::NAMES),
+            ("scatter[i]", ScatterLayer::NAMES),
+        ] {
+            for name in names {
+                let field = format!("{parent}.{name}");
+                let inner = format!("{field}.");
+                assert!(
+                    edited.iter().any(|e| *e == field || e.starts_with(&inner)),
+                    "{field} has no edit in EDITS"
+                );
+            }
+        }
+    }
+
     /// Each field of each nested struct, changed alone in the world preset, is written and read
-    /// back: a field left out of its struct's `fields!` list would come back as the default.
+    /// back: a field left out of its struct's `impl_fields!` list would not compile, and one
+    /// written the wrong way would come back different.
     #[test]
     fn each_nested_field_changed_alone_reads_back() {
         let world = parse_config("world.terrain.ron", WORLD.as_bytes()).expect("the preset");

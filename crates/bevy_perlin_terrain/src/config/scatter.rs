@@ -33,37 +33,42 @@ pub struct ScatterLayer {
     /// every instance's `ScatterInstance::layer` says. Required, not blank.
     pub name: String,
     /// Candidates per hectare (10 000 m²) before the spacing and the rules thin them: at most
-    /// one per `spacing × spacing` square. Default 50; 0 to `10 000 / spacing²`.
+    /// one per `spacing × spacing` square. Default 50; from 0 to
+    /// [`scatter_density_max`](super::ranges::scatter_density_max)`(spacing)`
+    /// ([`SCATTER_DENSITY`](super::ranges::SCATTER_DENSITY)).
     pub density: f32,
-    /// No two instances of this layer are closer than this many metres, across chunk borders
-    /// too. Default 4; 0.1 to 10 000, and at least `chunk_size / 512`.
+    /// No two instances of this layer are closer than this many metres, across chunk borders too.
+    /// Default 4; within [`SCATTER_SPACING`](super::ranges::SCATTER_SPACING), and at least
+    /// `chunk_size / 512`.
     pub spacing: f32,
     /// Where it grows by height above `sea_level` (metres). Default anywhere above the sea;
-    /// ends within ±1 000 000.
+    /// ends within [`SCATTER_HEIGHT`](super::ranges::SCATTER_HEIGHT).
     pub height: SoftRange,
     /// Where it grows by slope, `1 − normal.y` (0 flat, 1 vertical). Default any slope; ends
-    /// 0 to 1.
+    /// within [`SCATTER_SLOPE`](super::ranges::SCATTER_SLOPE).
     pub slope: SoftRange,
-    /// Where it grows by the erosion crease mask (0 ridges, 1 gullies; ½ without erosion);
-    /// `None` (the default) for anywhere; ends 0 to 1.
+    /// Where it grows by the erosion crease mask (0 ridges, 1 gullies; ½ without erosion); `None`
+    /// (the default) for anywhere; ends within [`SCATTER_CREASES`](super::ranges::SCATTER_CREASES).
     pub creases: Option<SoftRange>,
     /// Uniform scale of each instance, drawn between these two. Default `(1.0, 1.0)`;
-    /// `0 < min <= max <= 1000`.
+    /// `(min, max)` with `min <= max`, each within
+    /// [`SCATTER_SCALE`](super::ranges::SCATTER_SCALE) (above 0).
     pub scale: (f32, f32),
     /// Turn about the vertical, drawn within ± this many degrees (180, the default, for any
-    /// heading); 0 to 180.
+    /// heading); within [`SCATTER_ROTATION`](super::ranges::SCATTER_ROTATION).
     pub rotation: f32,
     /// Lean, drawn up to this many degrees off the vertical (or off the ground normal).
-    /// Default 0; 0 to 90.
+    /// Default 0; within [`SCATTER_TILT`](super::ranges::SCATTER_TILT).
     pub tilt: f32,
     /// Whether an instance stands along the ground's normal (rocks) rather than upright
     /// (trees, the default).
     pub align_to_normal: bool,
     /// Metres the base sits below the ground (negative: above it), before scaling. Default 0;
-    /// ±1000.
+    /// within [`SCATTER_SINK`](super::ranges::SCATTER_SINK).
     pub sink: f32,
     /// The layer is placed on the full-detail cells (`chunk_size` squares) within this many
-    /// metres of a viewer. Default 400; 0 to the terrain's `view_distance`.
+    /// metres of a viewer. Default 400; from 0 to the terrain's `view_distance`
+    /// ([`SCATTER_VIEW_DISTANCE`](super::ranges::SCATTER_VIEW_DISTANCE)).
     pub view_distance: f32,
     /// Beyond `view_distance`, the terrain material paints this color where the layer's rules
     /// (height, slope, creases) would place it, so far hills are not bald (a forest's darker
@@ -86,9 +91,10 @@ pub struct ScatterLayer {
 #[reflect(Default, Debug, Clone, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct FarColor {
-    /// Linear RGB, each 0 to 1. Default a dark green.
+    /// Linear RGB, each channel within [`COLOR`](super::ranges::COLOR). Default a dark green.
     pub color: [f32; 3],
-    /// How much of the ground it covers where the rules hold fully, 0 to 1. Default 0.85.
+    /// How much of the ground it covers where the rules hold fully, within
+    /// [`FAR_COLOR_COVER`](super::ranges::FAR_COLOR_COVER). Default 0.85.
     pub cover: f32,
 }
 
@@ -133,7 +139,8 @@ impl Default for ScatterLayer {
 /// A range with soft edges: full weight from `min` to `max`, fading to none over `fade`
 /// beyond each end, so a layer thins out instead of stopping at a line. In a RON file all three
 /// fields are required; `min <= max`, and `fade` is at most the span the field allows (1 for a
-/// slope).
+/// slope: see [`SCATTER_SLOPE_FADE`](super::ranges::SCATTER_SLOPE_FADE) and the other `_FADE`
+/// ranges).
 #[derive(Reflect, Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[reflect(Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]

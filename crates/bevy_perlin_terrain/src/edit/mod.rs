@@ -4,7 +4,7 @@
 //! [`TerrainConfig::paths`]).
 //!
 //! They apply on the one path from noise to ground (`ground/edits/`, called from
-//! `ground/samples.rs`), so the chunk meshes of every level, their morph targets, the
+//! `ground/samples/`), so the chunk meshes of every level, their morph targets, the
 //! [`TerrainSampler`](crate::TerrainSampler), the colliders and the scatter all see the same
 //! edited surface, with exact normals. This module holds the system (`systems.rs`) that
 //! collects them into the ground's [`GroundEdits`](crate::GroundEdits) and announces the areas

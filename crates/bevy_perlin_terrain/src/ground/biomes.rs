@@ -10,13 +10,13 @@
 //! biome's ranges, so the sum is at least ⅛).
 //!
 //! The ground takes these weights at the nodes of a square lattice finer than a border
-//! (`weights.rs`) and smooths them with a cubic B-spline: smooth to the second derivative, so
+//! (`weights/`) and smooths them with a cubic B-spline: smooth to the second derivative, so
 //! heights and exact normals follow, and exactly 0 wherever a biome weighs nothing at the nodes
 //! around, so a grid computes only the biomes that weigh in somewhere inside it.
 
 use super::climate::{ClimateField, ClimateSample, FIELDS, FieldBounds, MEAN_GRADIENT};
 use crate::config::{Biome, Climate, MAX_BIOMES, NODES_PER_SCALE};
-use perlin_core::{Fbm, GridKernel, Vectorised};
+use perlin_core::{Fbm, SimdLevel, Vectorised};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A config's biomes and its climate, compiled.
@@ -146,14 +146,14 @@ impl Biomes {
     /// ([`WeighClimates`]), each with the bits of the one-climate reference `weigh_climate`
     /// (in the tests).
     pub fn weigh_climates(&self, climate: &[ClimateSample], out: &mut Vec<f32>) {
-        self.weigh_climates_with(GridKernel::Auto, climate, out);
+        self.weigh_climates_with(SimdLevel::Auto, climate, out);
     }
 
     /// [`weigh_climates`](Self::weigh_climates) with the vectors of `kernel` (the scalar code
     /// where the CPU lacks them).
     fn weigh_climates_with(
         &self,
-        kernel: GridKernel,
+        kernel: SimdLevel,
         climate: &[ClimateSample],
         out: &mut Vec<f32>,
     ) {
@@ -515,7 +515,7 @@ mod tests {
         let count = biomes.list().len();
         let n = climates.len();
         let (mut partial, mut sole) = (0, 0);
-        for kernel in GridKernel::ALL.into_iter().filter(|k| k.is_available()) {
+        for kernel in SimdLevel::ALL.into_iter().filter(|k| k.is_available()) {
             let mut out = Vec::new();
             biomes.weigh_climates_with(kernel, &climates, &mut out);
             assert_eq!(out.len(), count * n);

@@ -1,14 +1,18 @@
 //! The ground: the config put in force (`apply.rs`, [`TerrainGroundPlugin`]) and what follows
-//! from it ([`ActiveTerrainConfig`], [`TerrainTables`], in `state.rs`), what the ground is made of (`recipe.rs`: the noise, or
-//! the biomes of `biomes.rs` chosen by the climate of `climate.rs`), the one code path from
-//! noise to heights, normals and creases (`samples.rs`), and the [`TerrainSampler`] that answers
-//! height queries with it (`sampler.rs`). Chunk meshes, colliders and scatter all read the ground through this module.
+//! from it ([`ActiveTerrainConfig`], [`TerrainTables`], in `state.rs`), what the ground is made
+//! of (`recipe.rs`: the noise, or the biomes of `biomes.rs` chosen by the climate of `climate/`
+//! and weighed over a grid by `weights/`), the one code path from noise to heights, normals and
+//! creases (`samples/`), and the [`TerrainSampler`] that answers height queries with it
+//! (`sampler.rs`). Chunk meshes, colliders and scatter all read the ground through this module.
+//! The climate and the weights keep their recently computed nodes in the thread-local caches
+//! of `node_cache.rs`.
 
 mod apply;
 mod biomes;
 mod changed;
 mod climate;
 mod edits;
+mod node_cache;
 mod recipe;
 mod sampler;
 mod samples;

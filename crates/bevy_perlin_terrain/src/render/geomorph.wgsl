@@ -1,6 +1,7 @@
 // Geomorphing (Strugar's CDLOD, 2009): each vertex of a chunk blends from its own height and
-// normal to its parent level's surface (carried in the mesh's morph attribute) as its square
-// distance to the nearest viewer grows through its level's morph range (`LodLayout`). The range
+// normal to its parent level's surface (carried in the mesh's morph attribute) as its level
+// distance to the nearest viewer (`max(|dx|, |dz|, the viewer's height over the ground)`, as
+// levels are chosen by) grows through its level's morph range (`LodLayout`). The range
 // ends before the parent replaces the chunk, so the switch moves nothing, and begins beyond
 // every point where a finer neighbour meets the chunk, so edges between levels match. The
 // distances are measured from where the viewers were when the chunks were chosen (not from the
@@ -25,13 +26,14 @@ fn nearest_viewer(xz: vec2<f32>) -> f32 {
     return nearest;
 }
 
-// Square distance (`max(|dx|, |dz|)`, what levels of detail are chosen by) from world `xz`
-// to the nearest viewer the chunks were chosen for.
-fn nearest_viewer_square(xz: vec2<f32>) -> f32 {
+// Level distance (`max(|dx|, |dz|, height)`, what levels of detail are chosen by;
+// `ChunkRegistry::level_distance` in Rust) from world `xz` to the nearest viewer the chunks
+// were chosen for.
+fn nearest_viewer_level(xz: vec2<f32>) -> f32 {
     var nearest = 1.0e30;
     for (var i = 0u; i < u32(shading.viewer_count.x); i++) {
         let d = abs(xz - viewer(i));
-        nearest = min(nearest, max(d.x, d.y));
+        nearest = min(nearest, max(max(d.x, d.y), shading.viewer_heights[i]));
     }
     return nearest;
 }
@@ -41,7 +43,7 @@ fn nearest_viewer_square(xz: vec2<f32>) -> f32 {
 fn morph_factor(level: u32, xz: vec2<f32>) -> f32 {
     let pair = shading.morph[min(level, 25u) / 2u];
     let range = select(pair.xy, pair.zw, (level % 2u) == 1u);
-    return clamp((nearest_viewer_square(xz) - range.x) * range.y, 0.0, 1.0);
+    return clamp((nearest_viewer_level(xz) - range.x) * range.y, 0.0, 1.0);
 }
 
 // The morphed local position (`xyz`) of `position`, whose parent's height is `coarse`, and the

@@ -3,6 +3,7 @@
 //! layers), the [`WaterMaterial`] on a sea surface that follows the viewers, and the
 //! vertex-color fallback. The config's `colors` and `water` drive them, live.
 
+mod shadows;
 mod terrain_material;
 mod textures;
 mod water;
@@ -82,6 +83,12 @@ impl Plugin for TerrainRenderPlugin {
                 )
                     .chain_ignore_deferred()
                     .in_set(TerrainSystems::Materials),
+            )
+            .add_systems(
+                PostUpdate,
+                shadows::trim_chunk_casters
+                    .after(bevy::light::SimulationLightSystems::CheckLightVisibility)
+                    .run_if(any_with_component::<TerrainChunk>),
             )
             .add_observer(material_for_new_chunk);
         // Where the renderer is already in the app, the material plugins go in now, with the
@@ -235,13 +242,16 @@ fn update_terrain_shading(
         .and_then(|root| roots.get(root).ok())
         .copied()
         .unwrap_or_default();
-    let viewers: Vec<Vec2> = registry
+    let viewers: Vec<(Vec2, f32)> = registry
         .as_ref()
-        .map(|r| r.viewer_positions())
-        .unwrap_or_default()
-        .iter()
-        .map(|&p| root.transform_point(p).xz())
-        .collect();
+        .map(|r| {
+            r.viewer_positions()
+                .iter()
+                .zip(r.viewer_heights())
+                .map(|(&p, &height)| (root.transform_point(p).xz(), height))
+                .collect()
+        })
+        .unwrap_or_default();
     let extension = TerrainMaterialExtension::new(active.config(), &slots, &viewers);
     // Compare through `Deref` first: a mutable borrow alone re-uploads the material.
     let unchanged = assets

@@ -32,6 +32,8 @@ struct TerrainShading {
     viewers: array<vec4<f32>, 2>,
     // How many of `viewers` are set.
     viewer_count: vec4<f32>,
+    // Each viewer's height over the ground near it: the morph measures max(|dx|, |dz|, height).
+    viewer_heights: vec4<f32>,
     // Far scatter layers, four registers each: color (linear RGB) and cover; height above sea
     // level (min, max, fade) and the layer's view distance; slope (min, max, fade) and the
     // layer's biomes (bit i for biome i, 0 for all); creases (min, max, fade) and whether the

@@ -72,6 +72,9 @@ pub struct TerrainShading {
     pub viewers: [Vec4; 2],
     /// How many of `viewers` are set (at most four: the morph measures from the first four).
     pub viewer_count: Vec4,
+    /// The height of each of the four viewers over the ground near it (see
+    /// `ChunkRegistry::viewer_heights`): the morph measures `max(|dx|, |dz|, height)`.
+    pub viewer_heights: Vec4,
     /// The far colors of the scatter layers that have one, four registers each: color and
     /// cover; height range above sea level and its fade, and the layer's view distance; slope
     /// range and fade, and the layer's biomes (bit `i` for biome `i`; 0 for everywhere); crease
@@ -119,8 +122,13 @@ impl Default for TerrainShading {
 
 impl TerrainShading {
     /// The shading of `config`'s look, with the texture layers `slots` assigned to the layers'
-    /// textures, its chunks morphing by distance from `viewers` (world `x`, `z`).
-    pub(crate) fn new(config: &TerrainConfig, slots: &LayerTextureSlots, viewers: &[Vec2]) -> Self {
+    /// textures, its chunks morphing by distance from `viewers` (world `x`, `z`, and the
+    /// viewer's height over the ground).
+    pub(crate) fn new(
+        config: &TerrainConfig,
+        slots: &LayerTextureSlots,
+        viewers: &[(Vec2, f32)],
+    ) -> Self {
         let grain = &config.colors.grain;
         let mut shading = Self {
             looks: [GroundLook::default(); MAX_BIOMES],
@@ -133,6 +141,7 @@ impl TerrainShading {
             morph: [Vec4::ZERO; MORPH_REGISTERS],
             viewers: [Vec4::ZERO; 2],
             viewer_count: Vec4::ZERO,
+            viewer_heights: Vec4::ZERO,
             canopy: [Vec4::ZERO; 4 * MAX_FAR_COLORS],
             canopy_count: Vec4::ZERO,
         };
@@ -155,7 +164,8 @@ impl TerrainShading {
                 (register.z, register.w) = (start, rate);
             }
         }
-        for (k, v) in viewers.iter().take(4).enumerate() {
+        for (k, &(v, height)) in viewers.iter().take(4).enumerate() {
+            shading.viewer_heights[k] = height;
             let register = &mut shading.viewers[k / 2];
             if k % 2 == 0 {
                 (register.x, register.y) = (v.x, v.y);
@@ -253,8 +263,13 @@ impl GroundLook {
 
 impl TerrainMaterialExtension {
     /// The extension for `config`'s look, with the layer textures in `slots`, its chunks
-    /// morphing by distance from `viewers` (world `x`, `z`).
-    pub(crate) fn new(config: &TerrainConfig, slots: &LayerTextureSlots, viewers: &[Vec2]) -> Self {
+    /// morphing by distance from `viewers` (world `x`, `z`, and the viewer's height over the
+    /// ground).
+    pub(crate) fn new(
+        config: &TerrainConfig,
+        slots: &LayerTextureSlots,
+        viewers: &[(Vec2, f32)],
+    ) -> Self {
         Self {
             shading: TerrainShading::new(config, slots, viewers),
             albedo: slots.albedo.clone(),

@@ -138,6 +138,8 @@ struct PlanState {
     backlog: bool,
     /// Viewer positions (terrain space) the last plan was made for.
     viewers: Vec<Vec3>,
+    /// Their heights over the ground near them then (see [`ChunkRegistry::viewer_heights`]).
+    heights: Vec<f32>,
     /// The config generation it was made for.
     generation: u64,
     /// The layout it was made for.
@@ -244,6 +246,34 @@ impl ChunkRegistry {
     /// distances from these, as the planner does.
     pub fn viewer_positions(&self) -> &[Vec3] {
         &self.plan.viewers
+    }
+
+    /// Each viewer's height over the highest ground near it (under it and as far around it as
+    /// it is high), in metres, at least 0, when the chunks were last planned; one per
+    /// [`viewer_positions`](Self::viewer_positions). Levels of detail are chosen, and vertices
+    /// morphed, by `max(|dx|, |dz|, height)` from the nearest viewer: a viewer high up gets no
+    /// finer level under it than the one whose reach is its height ([`LodLayout::lod_at`]).
+    pub fn viewer_heights(&self) -> &[f32] {
+        &self.plan.heights
+    }
+
+    /// The distance levels of detail are chosen and morphed by at world `xz` (the root's
+    /// space): `max(|dx|, |dz|, height)` from the nearest viewer of the last plan (see
+    /// [`viewer_heights`](Self::viewer_heights)); what [`LodLayout::morph_at`] takes. Infinite
+    /// with no viewer.
+    pub fn level_distance(&self, xz: Vec2) -> f64 {
+        self.plan
+            .viewers
+            .iter()
+            .zip(&self.plan.heights)
+            .map(|(v, &h)| {
+                let viewpoint = tree::Viewpoint {
+                    xz: v.xz().as_dvec2(),
+                    height: f64::from(h),
+                };
+                viewpoint.level_distance(xz.as_dvec2())
+            })
+            .fold(f64::INFINITY, f64::min)
     }
 
     /// The level-of-detail layout of the last plan.

@@ -2,7 +2,9 @@
 //! complete steps swapped in).
 
 use super::TerrainChunk;
-use super::tree::{ChunkKey, Shown as ShownSets, Transition, transitions, wanted_leaves};
+use super::tree::{
+    ChunkKey, Shown as ShownSets, Transition, Viewpoint, transitions, wanted_leaves,
+};
 use super::{
     ChunkDespawned, ChunkRegistry, ChunkRemeshed, ChunkSpawned, Ready, Shown, TerrainRoot,
     TerrainViewer,
@@ -112,12 +114,25 @@ pub(super) fn plan_chunks(
             );
         }
     }
+    let heights: Vec<f32> = positions
+        .iter()
+        .map(|p| {
+            Viewpoint::height_over_ground(p.as_dvec3(), |x, z| f64::from(sampler.height(x, z)))
+                as f32
+        })
+        .collect();
     let plan = &registry.plan;
+    let replan = size * REPLAN as f32;
+    // A move of the viewer or of the ground under it (its height counts as distance).
     let moved = positions.len() != plan.viewers.len()
         || positions
             .iter()
             .zip(&plan.viewers)
-            .any(|(a, b)| a.distance_squared(*b) > (size * REPLAN as f32).powi(2));
+            .any(|(a, b)| a.distance_squared(*b) > replan * replan)
+        || heights
+            .iter()
+            .zip(&plan.heights)
+            .any(|(a, b)| (a - b).abs() > replan);
     let changed = active.is_changed() || plan.generation != active.generation();
     if plan.planned && !plan.dirty && !moved && !changed && registry.root.is_some() {
         return;
@@ -140,6 +155,7 @@ pub(super) fn plan_chunks(
     registry.plan.planned = true;
     registry.plan.dirty = false;
     registry.plan.viewers.clone_from(&positions);
+    registry.plan.heights.clone_from(&heights);
     registry.plan.generation = generation;
     registry.plan.layout = Some(layout);
     if registry.root.is_none() {
@@ -160,6 +176,14 @@ pub(super) fn plan_chunks(
         .iter()
         .map(|p| DVec2::new(p.x as f64, p.z as f64))
         .collect();
+    let viewpoints: Vec<Viewpoint> = at
+        .iter()
+        .zip(&heights)
+        .map(|(&xz, &h)| Viewpoint {
+            xz,
+            height: f64::from(h),
+        })
+        .collect();
     let on_screen: HashSet<ChunkKey> = registry.shown.keys().copied().collect();
     let split = ShownSets::split_of(&on_screen, MAX_LOD);
     let shown_sets = ShownSets {
@@ -167,7 +191,7 @@ pub(super) fn plan_chunks(
         split: &split,
     };
     let limit = MAX_VIEW_CHUNKS * positions.len().clamp(1, 4);
-    let wanted = wanted_leaves(&at, &layout, &shown_sets, limit);
+    let wanted = wanted_leaves(&viewpoints, &layout, &shown_sets, limit);
     registry.wanted = wanted.len();
     let current: HashMap<ChunkKey, bool> = registry
         .shown

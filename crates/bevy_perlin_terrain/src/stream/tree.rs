@@ -2,7 +2,9 @@
 //! positions, the [`LodLayout`] and what is on screen, tested without an `App`.
 //!
 //! - [`wanted_leaves`]: the quadtree the viewers want. Top-level chunks within the view distance
-//!   of a viewer, each split while a viewer is nearer than the reach of its children's level.
+//!   of a viewer, each split while a viewer is nearer than the reach of its children's level,
+//!   its height over the ground counting as distance (Strugar's CDLOD, 2009, measures levels in
+//!   3D for the same reason: a viewer high up sees no full detail under it).
 //! - [`transitions`]: how the chunks on screen become that tree without a moment of hole or
 //!   overlap. Each step replaces a set of chunks on screen by chunks covering exactly the same
 //!   ground, and happens at once, when every replacement is built. A chunk to be refined is
@@ -11,7 +13,7 @@
 
 use crate::config::{HYSTERESIS, LodLayout, MAX_LOD};
 use crate::space::{cells_around, distance_to_square};
-use bevy::math::{DVec2, IVec2};
+use bevy::math::{DVec2, DVec3, IVec2};
 use bevy::platform::collections::{HashMap, HashSet};
 
 /// A node of the chunk quadtree: level `lod` (0 = full detail) and its coordinates in chunks of
@@ -87,15 +89,62 @@ impl ChunkKey {
             .fold(f64::INFINITY, f64::min)
     }
 
-    /// Square distance (`max(|dx|, |dz|)`) from the nearest of `viewers` to this chunk's
-    /// centre: what levels of detail are chosen by (see [`LodLayout`]).
-    pub fn centre_distance(self, layout: &LodLayout, viewers: &[DVec2]) -> f64 {
+    /// The level distance ([`Viewpoint::level_distance`]) from the nearest of `viewers` to this
+    /// chunk's centre: what levels of detail are chosen by (see [`LodLayout`]).
+    pub fn centre_distance(self, layout: &LodLayout, viewers: &[Viewpoint]) -> f64 {
         let (min, size) = self.square(layout);
         let centre = min + DVec2::splat(0.5 * size);
         viewers
             .iter()
-            .map(|&v| (v - centre).abs().max_element())
+            .map(|v| v.level_distance(centre))
             .fold(f64::INFINITY, f64::min)
+    }
+}
+
+/// A viewer as levels of detail see it: where it is (terrain-space `x`, `z`) and how high it
+/// is over the ground near it (metres, at least 0).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Viewpoint {
+    pub xz: DVec2,
+    pub height: f64,
+}
+
+impl Viewpoint {
+    /// The distance levels of detail are chosen and morphed by, from this viewer to `xz`:
+    /// `max(|dx|, |dz|, height)`. The square distance alone would give a viewer 900 m up the
+    /// full detail under it, a metre between vertices seen from 900 m; with its height counted,
+    /// the finest level under it is the one whose reach is its height. The height is one number
+    /// for the viewer, not a vertex's own, so two chunks sharing an edge morph it alike.
+    pub fn level_distance(&self, xz: DVec2) -> f64 {
+        (self.xz - xz).abs().max_element().max(self.height)
+    }
+}
+
+impl Viewpoint {
+    /// The height of a viewer at `p` (terrain space) over the highest of the ground under it
+    /// and the ground on a ring around it as wide as it is high (eight points): a peak beside
+    /// a viewer flying over a valley counts, not only the valley. At least 0 (a viewer under the
+    /// ground is on it). `ground(x, z)` is the ground's height.
+    pub fn height_over_ground(p: DVec3, ground: impl Fn(f64, f64) -> f64) -> f64 {
+        let below = ground(p.x, p.z);
+        let height = p.y - below;
+        if height.is_nan() || height <= 0.0 {
+            return 0.0;
+        }
+        let highest = (0..8)
+            .map(|k| {
+                let angle = f64::from(k) * std::f64::consts::FRAC_PI_4;
+                ground(p.x + height * angle.cos(), p.z + height * angle.sin())
+            })
+            .fold(below, f64::max);
+        (p.y - highest).max(0.0)
+    }
+}
+
+/// On the ground: tests and tools that place viewers by `x`, `z` only.
+impl From<DVec2> for Viewpoint {
+    fn from(xz: DVec2) -> Self {
+        Self { xz, height: 0.0 }
     }
 }
 
@@ -128,22 +177,29 @@ impl Shown<'_> {
     }
 }
 
-/// The leaves of the tree the `viewers` (terrain-space `x`, `z`) want, with their distances,
-/// at most `limit` of them (then the farthest stay coarser). Top-level chunks within the view
-/// distance of a viewer (plus a quarter chunk ahead; a half once on screen); a chunk of level
-/// `k > 0` is split while a viewer is nearer its centre than the reach of level `k − 1`, in
-/// square distance (by [`HYSTERESIS`]: nearer than `1 − HYSTERESIS` of it to split, no farther
-/// than `1 + HYSTERESIS` of it to stay split).
+/// The leaves of the tree the `viewers` want, with their (horizontal) distances, at most
+/// `limit` of them (then the farthest stay coarser). Top-level chunks within the view distance
+/// of a viewer (plus a quarter chunk ahead; a half once on screen); a chunk of level `k > 0` is
+/// split while a viewer is nearer its centre than the reach of level `k − 1`, in level distance
+/// ([`Viewpoint::level_distance`]; by [`HYSTERESIS`]: nearer than `1 − HYSTERESIS` of it to
+/// split, no farther than `1 + HYSTERESIS` of it to stay split).
 pub(crate) fn wanted_leaves(
-    viewers: &[DVec2],
+    viewpoints: &[Viewpoint],
     layout: &LodLayout,
     shown: &Shown,
     limit: usize,
 ) -> Vec<Wanted> {
+    let viewpoints: Vec<Viewpoint> = viewpoints
+        .iter()
+        .filter(|v| v.xz.is_finite() && v.height.is_finite())
+        .copied()
+        .collect();
+    let viewers: Vec<DVec2> = viewpoints.iter().map(|v| v.xz).collect();
+    let viewers = &viewers[..];
     let top = layout.top();
     let size = layout.size(top);
     let mut roots: HashSet<ChunkKey> = HashSet::default();
-    for v in viewers.iter().filter(|v| v.is_finite()) {
+    for v in viewers {
         // Beyond the addressable plane there is nothing to want.
         let Some((low, high)) = cells_around(*v, layout.view_distance() + 0.5 * size, size) else {
             continue;
@@ -175,7 +231,7 @@ pub(crate) fn wanted_leaves(
             } else {
                 1.0 - HYSTERESIS
             };
-            key.centre_distance(layout, viewers) < reach * factor
+            key.centre_distance(layout, &viewpoints) < reach * factor
         };
         let children = key
             .children()
@@ -288,14 +344,20 @@ mod tests {
         })
     }
 
-    /// The leaves `viewers` want with nothing on screen yet.
+    /// The leaves `viewers` (on the ground) want with nothing on screen yet.
     fn from_scratch(viewers: &[DVec2], layout: &LodLayout, limit: usize) -> Vec<Wanted> {
+        let viewpoints: Vec<Viewpoint> = viewers.iter().map(|&v| v.into()).collect();
+        from_scratch_at(&viewpoints, layout, limit)
+    }
+
+    /// The leaves `viewpoints` want with nothing on screen yet.
+    fn from_scratch_at(viewpoints: &[Viewpoint], layout: &LodLayout, limit: usize) -> Vec<Wanted> {
         let nothing = HashSet::default();
         let shown = Shown {
             chunks: &nothing,
             split: &nothing,
         };
-        wanted_leaves(viewers, layout, &shown, limit)
+        wanted_leaves(viewpoints, layout, &shown, limit)
     }
 
     #[test]
@@ -326,7 +388,7 @@ mod tests {
             .expect("a chunk under the viewer");
         assert_eq!(under.key.lod, 0);
         for w in &leaves {
-            let d = w.key.centre_distance(&layout, &[viewer]);
+            let d = w.key.centre_distance(&layout, &[viewer.into()]);
             assert!(w.key.lod == 0 || d >= layout.reach(w.key.lod - 1) * (1.0 - HYSTERESIS));
         }
         // No two leaves overlap, and the view disc is covered.
@@ -395,7 +457,7 @@ mod tests {
             .chain(parent.ancestors(layout.top()))
             .collect();
         let kept = wanted_leaves(
-            &[viewer],
+            &[viewer.into()],
             &layout,
             &Shown {
                 chunks: &HashSet::default(),
@@ -498,5 +560,76 @@ mod tests {
             )
             .is_empty()
         );
+    }
+
+    #[test]
+    fn a_viewer_high_up_gets_the_level_its_height_reaches_and_the_tree_still_tiles() {
+        let layout = layout(30_000.0);
+        let viewer = DVec2::new(100.0, -250.0);
+        let ground = from_scratch(&[viewer], &layout, usize::MAX);
+        for height in [0.0, 700.0, 900.0, 5000.0] {
+            let up = Viewpoint { xz: viewer, height };
+            let leaves = from_scratch_at(&[up], &layout, usize::MAX);
+            // 320 m reaches: 900 m up, level 2 (reach 1 280 m) is the finest, under the viewer.
+            let finest = leaves.iter().map(|w| w.key.lod).min().expect("leaves");
+            assert_eq!(finest, layout.lod_at(height), "{height} m up");
+            let under = leaves.iter().find(|w| w.distance == 0.0).expect("under");
+            assert_eq!(under.key.lod, layout.lod_at(height), "{height} m up");
+            // Beyond its height, a viewer up high wants what one on the ground does.
+            for w in &ground {
+                if w.key.centre_distance(&layout, &[up]) > height + layout.size(w.key.lod) * 4.0 {
+                    assert!(leaves.contains(w), "{height} m up: {:?}", w.key);
+                }
+            }
+            // Each point of the view is covered once; neighbours differ by at most one level.
+            let set: HashSet<ChunkKey> = leaves.iter().map(|w| w.key).collect();
+            for w in &leaves {
+                assert!(!w.key.ancestors(layout.top()).any(|a| set.contains(&a)));
+                if let Some(children) = w.key.children() {
+                    assert!(children.iter().all(|c| !set.contains(c)));
+                }
+                let (min, size) = w.key.square(&layout);
+                let (mid, out) = (0.5 * size, 0.01);
+                for offset in [
+                    (-out, mid),
+                    (size + out, mid),
+                    (mid, -out),
+                    (mid, size + out),
+                ] {
+                    let beyond = min + DVec2::from(offset);
+                    let neighbour = leaves.iter().find(|n| {
+                        let (nmin, nsize) = n.key.square(&layout);
+                        beyond.cmpge(nmin).all() && beyond.cmplt(nmin + DVec2::splat(nsize)).all()
+                    });
+                    if let Some(n) = neighbour {
+                        assert!(
+                            n.key.lod.abs_diff(w.key.lod) <= 1,
+                            "{:?} by {:?}",
+                            w.key,
+                            n.key
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_height_counts_from_the_highest_ground_around_the_viewer() {
+        // Flat ground at 10 m, and a 600 m peak 700 m east of the viewer.
+        let ground = |x: f64, z: f64| {
+            let d = DVec2::new(x - 700.0, z).length();
+            10.0 + 590.0 * (1.0 - d / 100.0).max(0.0)
+        };
+        let over = |y: f64| Viewpoint::height_over_ground(DVec3::new(0.0, y, 0.0), ground);
+        assert_eq!(over(110.0), 100.0, "the ring (100 m) misses the peak");
+        assert_eq!(
+            over(710.0),
+            110.0,
+            "700 m up, the ring (700 m) passes over it"
+        );
+        assert_eq!(over(1210.0), 1200.0, "the ring (1200 m) passes beyond it");
+        assert_eq!(over(5.0), 0.0, "under the ground");
+        assert_eq!(over(f64::NAN), 0.0);
     }
 }

@@ -5,7 +5,7 @@
 use bevy::math::{IVec2, Vec2, Vec3};
 use bevy_perlin_terrain::chunk::{ChunkJob, ChunkMeshData, build_chunk_mesh};
 use bevy_perlin_terrain::perlin_core::{
-    Detail, DomainWarp, Erosion, Fbm, GridKernel, GridSpec, NoiseTables,
+    Detail, DomainWarp, Erosion, Fbm, GridFill, GridSpec, NoiseTables,
 };
 use bevy_perlin_terrain::{PathOp, TerrainConfig, TerrainPath, TerrainSampler};
 use std::sync::Arc;
@@ -65,17 +65,10 @@ fn a_chunks_heights_are_the_ground_at_its_levels_detail() {
                 coord.y as i64 * (n as i64 - 1),
             ]);
             let mut values = vec![0.0; n * n];
+            let fill = GridFill::new(&mut values).detail(Detail::at_spacing(spacing));
             config
                 .noise
-                .fill_grid_detailed(
-                    GridKernel::Auto,
-                    &tables,
-                    &spec,
-                    Detail::at_spacing(spacing),
-                    &mut values,
-                    None,
-                    None,
-                )
+                .fill(&tables, &spec, fill)
                 .expect("a chunk's grid");
             for (k, v) in values.iter().enumerate() {
                 let h = v * config.height_scale;

@@ -1,12 +1,15 @@
-//! A headless app with the terrain plugin, and helpers to run it until the terrain settles.
+//! What the plugin's tests share on top of the workspace's harness (`terrain_test_support`: the
+//! headless app, and the waits until the terrain settles, re-exported here): small configs,
+//! and helpers that move viewers and read chunks, meshes and messages.
 
 #![allow(dead_code, reason = "each test module uses a part")]
 
-use bevy::asset::AssetPlugin;
-use bevy::mesh::{Mesh, MeshPlugin, VertexAttributeValues};
+use bevy::mesh::{Mesh, VertexAttributeValues};
 use bevy::prelude::*;
 use bevy_perlin_terrain::prelude::*;
-use std::time::{Duration, Instant};
+use terrain_test_support::HeadlessApp;
+
+pub use terrain_test_support::{run_until, settle, settled};
 
 /// A small, quick terrain: 32 m chunks of 17 vertices, full detail to 160 m, a 400 m view in
 /// three levels (32, 64 and 128 m chunks).
@@ -40,65 +43,17 @@ pub fn layer(name: &str, spacing: f32, density: f32) -> bevy_perlin_terrain::Sca
     }
 }
 
-/// MinimalPlugins + AssetPlugin (assets from `asset_dir`) + TransformPlugin + MeshPlugin + the
-/// terrain, and one viewer at `viewer`.
+/// The workspace's headless app ([`HeadlessApp`]) with assets from `asset_dir`, the terrain
+/// `plugin`, and one viewer at `viewer`.
 pub fn app_with(plugin: PerlinTerrainPlugin, asset_dir: &str, viewer: Vec3) -> (App, Entity) {
-    let mut app = App::new();
-    app.add_plugins((
-        MinimalPlugins,
-        AssetPlugin {
-            file_path: asset_dir.to_owned(),
-            watch_for_changes_override: Some(false),
-            ..default()
-        },
-        TransformPlugin,
-        MeshPlugin,
-        plugin,
-    ));
-    app.finish();
-    app.cleanup();
-    let viewer = app
-        .world_mut()
-        .spawn((TerrainViewer, Transform::from_translation(viewer)))
-        .id();
-    (app, viewer)
+    HeadlessApp::new()
+        .asset_dir(asset_dir)
+        .terrain(plugin, viewer)
 }
 
+/// The workspace's headless app with the terrain of `config` and one viewer at `viewer`.
 pub fn app(config: TerrainConfig, viewer: Vec3) -> (App, Entity) {
-    app_with(PerlinTerrainPlugin::from_config(config), "assets", viewer)
-}
-
-/// How long a wait on the terrain may take before a test fails: long enough for the slowest
-/// debug build on a busy machine, so that only a hang fails (tests wait on state, not time).
-pub const PATIENCE: Duration = Duration::from_secs(120);
-
-/// Runs updates (the background tasks work meanwhile) until `done`; returns the frames it
-/// took. Panics, naming `what`, if that takes longer than [`PATIENCE`].
-pub fn run_until(app: &mut App, what: &str, mut done: impl FnMut(&mut App) -> bool) -> usize {
-    let started = Instant::now();
-    for frame in 1.. {
-        app.update();
-        if done(app) {
-            return frame;
-        }
-        assert!(
-            started.elapsed() < PATIENCE,
-            "{what}: not after {frame} frames ({PATIENCE:?})"
-        );
-        // Let the task pool's threads take the core.
-        std::thread::yield_now();
-    }
-    unreachable!()
-}
-
-/// Whether every chunk the viewers want is on screen, up to date, and nothing is in flight.
-pub fn settled(app: &mut App) -> bool {
-    app.world().resource::<ChunkRegistry>().is_settled()
-}
-
-/// Runs until the terrain settles; returns the frames it took.
-pub fn settle(app: &mut App) -> usize {
-    run_until(app, "the terrain settles", settled)
+    HeadlessApp::new().terrain(PerlinTerrainPlugin::from_config(config), viewer)
 }
 
 /// Puts `viewer` at `at`.

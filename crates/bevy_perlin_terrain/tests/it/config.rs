@@ -553,3 +553,34 @@ fn the_terrain_types_are_registered_for_reflection() {
         );
     }
 }
+
+/// `docs/configuration.md` shows the range table as `config::markdown_table` renders it, between
+/// its two markers; with `BLESS_DOCS=1` the test writes the table there instead of failing.
+#[test]
+fn the_configuration_docs_show_the_range_table() {
+    const BEGIN: &str = "<!-- ranges:begin -->";
+    const END: &str = "<!-- ranges:end -->";
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/configuration.md");
+    let shown = path.display();
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{shown}: {e}"));
+    let start = text
+        .find(BEGIN)
+        .map(|i| i + BEGIN.len())
+        .unwrap_or_else(|| panic!("{shown}: no {BEGIN}"));
+    let end = text[start..]
+        .find(END)
+        .map(|i| start + i)
+        .unwrap_or_else(|| panic!("{shown}: no {END} after {BEGIN}"));
+    let table = format!("\n{}", config::markdown_table());
+    if text[start..end] == table {
+        return;
+    }
+    if std::env::var("BLESS_DOCS").is_ok_and(|v| v == "1") {
+        let blessed = format!("{}{table}{}", &text[..start], &text[end..]);
+        std::fs::write(&path, blessed).unwrap_or_else(|e| panic!("{shown}: {e}"));
+        return;
+    }
+    panic!(
+        "{shown}: the table between {BEGIN} and {END} is not config::markdown_table()'s; run this test with BLESS_DOCS=1 to write it"
+    );
+}

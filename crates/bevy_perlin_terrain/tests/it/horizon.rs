@@ -26,13 +26,27 @@ fn overlap(a: &Rect, b: &Rect) -> bool {
     a.min.x < b.max.x && b.min.x < a.max.x && a.min.y < b.max.y && b.min.y < a.max.y
 }
 
-/// Square distance from the nearest of `viewers` to `p`.
-fn square_distance(viewers: &[Vec3], p: Vec2) -> f64 {
+/// The viewers of the last plan: their positions and heights over the ground.
+fn plan_viewers(app: &App) -> Vec<(Vec3, f32)> {
+    let registry = app.world().resource::<ChunkRegistry>();
+    let heights = registry.viewer_heights();
+    assert_eq!(heights.len(), registry.viewer_positions().len());
+    registry
+        .viewer_positions()
+        .iter()
+        .copied()
+        .zip(heights.iter().copied())
+        .collect()
+}
+
+/// The distance levels are chosen and morphed by, `max(|dx|, |dz|, height)`, from the nearest
+/// of `viewers` to `p`: an independent twin of `ChunkRegistry::level_distance`.
+fn level_distance(viewers: &[(Vec3, f32)], p: Vec2) -> f64 {
     viewers
         .iter()
-        .map(|v| {
+        .map(|(v, h)| {
             let d = (v.xz() - p).abs();
-            d.x.max(d.y) as f64
+            d.x.max(d.y).max(*h) as f64
         })
         .fold(f64::INFINITY, f64::min)
 }
@@ -56,11 +70,7 @@ fn unmorphed_swaps(
     spawned_count: &mut usize,
 ) -> Vec<(u8, f64)> {
     let layout = config.lod_layout();
-    let viewers = app
-        .world()
-        .resource::<ChunkRegistry>()
-        .viewer_positions()
-        .to_vec();
+    let viewers = plan_viewers(app);
     let spawned = drain::<ChunkSpawned>(app);
     let despawned = drain::<ChunkDespawned>(app);
     *spawned_count += spawned.len();
@@ -89,7 +99,7 @@ fn unmorphed_swaps(
             }
             let worst = vertices(config, &fine)
                 .iter()
-                .map(|&p| layout.morph_at(lod, square_distance(&viewers, p)))
+                .map(|&p| layout.morph_at(lod, level_distance(&viewers, p)))
                 .fold(1.0f64, f64::min);
             if worst < 1.0 {
                 eprintln!(
@@ -109,10 +119,8 @@ fn a_fast_flight_keeps_the_ground_covered_exactly_once() {
     let layout = config.lod_layout();
     let (mut app, viewer) = app(config.clone(), Vec3::new(0.0, 120.0, 0.0));
     settle(&mut app);
-    drain::<ChunkSpawned>(&mut app);
-    drain::<ChunkDespawned>(&mut app);
     let top = layout.size(layout.top()) as f32;
-    let (mut holes, mut overlaps, mut unmorphed) = (0, 0, 0);
+    let (mut holes, mut overlaps) = (0, 0);
     // 300 m/s at 60 frames a second, 600 frames: 3 km, turning once.
     for frame in 0..600 {
         let step = if frame < 300 {
@@ -145,14 +153,12 @@ fn a_fast_flight_keeps_the_ground_covered_exactly_once() {
             coverage(&rects, at + r * Vec2::new(angle.cos(), angle.sin())) == 0
         });
         holes += usize::from(hole);
-        unmorphed += unmorphed_swaps(&mut app, &config, &mut 0).len();
     }
     settle(&mut app);
-    // (At this speed a swap may come a frame or two after the viewer crossed the split margin:
-    // counted, for the record; the test below holds the morph without that latency.)
-    eprintln!(
-        "600 frames at 300 m/s: {holes} with a hole, {overlaps} with an overlap, {unmorphed} swaps not fully morphed"
-    );
+    // (At this speed a swap may come a frame or two after the viewer crossed the split margin,
+    // before its morph is complete: the test below holds the morph without that latency, and
+    // the `streaming` bench counts such swaps in a paced flight.)
+    eprintln!("600 frames at 300 m/s: {holes} with a hole, {overlaps} with an overlap");
     assert_eq!(holes, 0, "frames with a hole");
     assert_eq!(overlaps, 0, "frames with an overlap");
 }
@@ -227,11 +233,7 @@ fn assert_edges_between_levels_close(config: TerrainConfig) {
     let layout = config.lod_layout();
     let (mut app, _) = app(config.clone(), Vec3::new(37.0, 120.0, -11.0));
     settle(&mut app);
-    let viewers = app
-        .world()
-        .resource::<ChunkRegistry>()
-        .viewer_positions()
-        .to_vec();
+    let viewers = plan_viewers(&app);
     let chunks: Vec<ChunkInfo> = app.world().resource::<ChunkRegistry>().iter().collect();
     let meshes = app.world().resource::<Assets<Mesh>>();
     let mesh = |e: Entity| {
@@ -274,7 +276,7 @@ fn assert_edges_between_levels_close(config: TerrainConfig) {
             for (i, j) in shared {
                 let p = fr.min + Vec2::new(i as f32, j as f32) * fr.width() / (n - 1) as f32;
                 // Fully morphed there...
-                let k = layout.morph_at(fine.lod, square_distance(&viewers, p));
+                let k = layout.morph_at(fine.lod, level_distance(&viewers, p));
                 assert_eq!(k, 1.0, "level {} at {p}: morph {k}", fine.lod);
                 // ...onto the coarse chunk's edge: its vertex, or the mean of the two around.
                 let local = (p - cr.min) / step;

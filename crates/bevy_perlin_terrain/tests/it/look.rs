@@ -189,6 +189,19 @@ fn the_material_morphs_by_the_levels_and_the_viewers_the_chunks_were_chosen_for(
     }
     assert_eq!(s.viewer_count.x, 1.0);
     assert_eq!((s.viewers[0].x, s.viewers[0].y), (40.0, -30.0));
+    // Its height over the ground counts as distance, as the planner counted it.
+    let registry = app.world().resource::<ChunkRegistry>();
+    let height = registry.viewer_heights()[0];
+    let ground = app.world().resource::<TerrainSampler>().height(40.0, -30.0);
+    assert!(
+        height > 0.0 && height <= 50.0 - ground,
+        "{height} over {ground}"
+    );
+    assert_eq!(s.viewer_heights.x, height);
+    assert_eq!(
+        registry.level_distance(Vec2::new(40.0, -30.0)),
+        f64::from(height)
+    );
     // A move that replans moves the morph with it.
     shift(&mut app, viewer, Vec3::X * (50.0));
     settle(&mut app);
@@ -390,7 +403,7 @@ fn layer_textures_registered_in_code_become_layers_of_one_mipmapped_array() {
 
 #[test]
 fn each_biome_brings_its_look_and_a_change_of_one_rebuilds_nothing() {
-    let mut config = crate::biomes::world();
+    let mut config = terrain_test_support::preset("world");
     config.view_distance = 1000.0;
     let index = |name: &str| config.biomes.iter().position(|b| b.name == name).unwrap();
     let (dunes, plains, forest) = (index("dunes"), index("plains"), index("forest"));
@@ -448,7 +461,7 @@ fn each_biome_brings_its_look_and_a_change_of_one_rebuilds_nothing() {
 
 #[test]
 fn the_sea_takes_each_biomes_water_blended_across_their_borders() {
-    let mut config = crate::biomes::world();
+    let mut config = terrain_test_support::preset("world");
     config.view_distance = 6000.0;
     config.scatter.clear();
     let (mut app, viewer) = look_app(

@@ -4,17 +4,16 @@
 //! entities, whatever the viewers see; a body at 100 m/s always finds one where it arrives; a
 //! config change swaps them without a step without ground.
 
-use crate::common::{PATIENCE, run_until};
+use crate::common::run_until;
 use avian3d::prelude::*;
-use bevy::asset::AssetPlugin;
 use bevy::ecs::system::RunSystemOnce;
-use bevy::mesh::MeshPlugin;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_perlin_terrain::Collision;
 use bevy_perlin_terrain::prelude::*;
 use std::collections::HashSet;
 use std::time::Instant;
+use terrain_test_support::{HeadlessApp, PATIENCE};
 
 /// 16 m chunks of 17 samples (1 m apart): many borders and corners in a small area.
 fn config(height_scale: f32) -> TerrainConfig {
@@ -31,22 +30,36 @@ fn config(height_scale: f32) -> TerrainConfig {
 
 /// A headless app with physics (one 64 Hz step per update after the first) and the terrain.
 fn physics_app(config: TerrainConfig) -> App {
-    let mut app = App::new();
-    app.add_plugins((
-        MinimalPlugins,
-        AssetPlugin {
-            watch_for_changes_override: Some(false),
-            ..default()
-        },
-        TransformPlugin,
-        MeshPlugin,
-        PhysicsPlugins::default(),
-        PerlinTerrainPlugin::from_config(config),
-    ))
-    .insert_resource(TimeUpdateStrategy::FixedTimesteps(1));
-    app.finish();
-    app.cleanup();
-    app
+    HeadlessApp::new()
+        .time(TimeUpdateStrategy::FixedTimesteps(1))
+        .build((
+            PhysicsPlugins::default(),
+            PerlinTerrainPlugin::from_config(config),
+        ))
+}
+
+/// Steps `app` at least `at_least` times, and on until `step` (run after each update with the
+/// step's number: it checks what must hold at every step) has once returned true. False if that
+/// did not happen within [`PATIENCE`]: a hang fails, by the caller's assertion, not a wait.
+fn step_until(
+    app: &mut App,
+    at_least: usize,
+    mut step: impl FnMut(&mut App, usize) -> bool,
+) -> bool {
+    let started = Instant::now();
+    let mut done = false;
+    for n in 0.. {
+        if n >= at_least && done {
+            break;
+        }
+        if started.elapsed() >= PATIENCE {
+            eprintln!("not done after {n} steps ({PATIENCE:?})");
+            return false;
+        }
+        app.update();
+        done |= step(app, n);
+    }
+    true
 }
 
 fn sampler(app: &App) -> TerrainSampler {
@@ -423,19 +436,12 @@ fn a_config_change_swaps_the_colliders_without_a_step_without_ground() {
     coarser.collision.resolution = Some(9);
     *app.world_mut().resource_mut::<TerrainConfigSource>() = TerrainConfigSource::Fixed(coarser);
     let chunk_of = |p: Vec3| (p.xz() / 16.0).floor().as_ivec2();
-    let mut swapped = false;
-    let started = Instant::now();
     // At least 300 steps, and on until the swap is done (time-boxed: a hang fails).
-    for step in 0.. {
-        if step >= 300 && swapped {
-            break;
-        }
-        assert!(started.elapsed() < PATIENCE, "no swap after {step} steps");
-        app.update();
+    let swapped = step_until(&mut app, 300, |app, step| {
         let world = app.world();
         let colliders = world.resource::<ColliderRegistry>();
         for (&ball, before) in balls.iter().zip(&rest) {
-            let p = position(&app, ball);
+            let p = position(app, ball);
             let entity = colliders.get(chunk_of(p));
             assert!(
                 entity.is_some_and(|e| world.get::<Collider>(e).is_some()),
@@ -452,8 +458,8 @@ fn a_config_change_swaps_the_colliders_without_a_step_without_ground() {
                 .and_then(|c| c.shape().as_heightfield().map(|h| h.heights().nrows()))
                 == Some(9 + 2)
         });
-        swapped |= resolution && colliders.is_settled();
-    }
+        resolution && colliders.is_settled()
+    });
     check_swapped(&app, swapped);
 
     // A new chunk size: the old colliders stay until every new one is in place.
@@ -463,19 +469,9 @@ fn a_config_change_swaps_the_colliders_without_a_step_without_ground() {
     bigger.chunk_resolution = 33;
     bigger.lod_distance = 160.0;
     *app.world_mut().resource_mut::<TerrainConfigSource>() = TerrainConfigSource::Fixed(bigger);
-    let mut retired = false;
-    let started = Instant::now();
-    for step in 0.. {
-        if step >= 300 && retired {
-            break;
-        }
-        assert!(
-            started.elapsed() < PATIENCE,
-            "not retired after {step} steps"
-        );
-        app.update();
+    let retired = step_until(&mut app, 300, |app, step| {
         for (&ball, before) in balls.iter().zip(&rest) {
-            let p = position(&app, ball);
+            let p = position(app, ball);
             assert!(
                 (p.y - before.y).abs() < 0.1,
                 "step {step}: ball moved from {before} to {p}"
@@ -484,8 +480,8 @@ fn a_config_change_swaps_the_colliders_without_a_step_without_ground() {
         let mut q = app.world_mut().query::<&TerrainColliderChunk>();
         let entities = q.iter(app.world()).count();
         let colliders = app.world().resource::<ColliderRegistry>();
-        retired |= colliders.is_settled() && entities == colliders.count();
-    }
+        colliders.is_settled() && entities == colliders.count()
+    });
     assert!(retired, "the colliders of the old chunk size went");
     let colliders = app.world().resource::<ColliderRegistry>();
     for (coord, entity) in colliders.iter() {

@@ -149,10 +149,8 @@ fn the_plugins_may_be_added_in_any_order() {
         TransformPlugin,
         MeshPlugin,
     ));
-    app.finish();
-    app.cleanup();
-    app.world_mut()
-        .spawn((TerrainViewer, Transform::from_xyz(0.0, 80.0, 0.0)));
+    terrain_test_support::finish(&mut app);
+    terrain_test_support::spawn_viewer(&mut app, Vec3::new(0.0, 80.0, 0.0));
     settle(&mut app);
     assert_whole(&mut app, Vec2::ZERO, 390.0);
 }
@@ -224,7 +222,7 @@ fn the_sampler_and_the_jobs_take_an_unchecked_config_and_any_coordinates_without
     use bevy_perlin_terrain::perlin_core::Erosion;
     use bevy_perlin_terrain::scatter::{ScatterJob, place_scatter};
     use bevy_perlin_terrain::{Biome, MAX_BIOMES};
-    let world = crate::biomes::world();
+    let world = terrain_test_support::preset("world");
     let tables = Arc::new(NoiseTables::from_seed(world.seed));
     let sampler = |config: &TerrainConfig| TerrainSampler::new(tables.clone(), config);
     let coord = IVec2::new(1, -2);

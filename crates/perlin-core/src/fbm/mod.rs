@@ -8,11 +8,12 @@
 //!          shape(v) = sign(v) · |v|^contrast,  w(p) = p + warp.amplitude · noise₂(p · warp.frequency)
 //! ```
 
+pub(crate) mod erosion;
 mod validate;
 
+pub use erosion::{Erosion, MAX_EROSION_OCTAVES};
 pub use validate::MAX_OCTAVES;
 
-use crate::erosion::Erosion;
 use crate::fade::Fade;
 use crate::lattice::Hashing;
 use crate::perlin::Perlin;
@@ -250,19 +251,19 @@ enum Base {
 }
 
 impl Base {
-    fn sample2(self, tables: &NoiseTables, x: f64, y: f64) -> (f64, [f64; 2]) {
+    fn sample2_with_gradient(self, tables: &NoiseTables, x: f64, y: f64) -> (f64, [f64; 2]) {
         match self {
-            Base::Perlin(n) => n.get2_with_gradient(tables, x, y),
-            Base::Simplex(n) => n.get2_with_gradient(tables, x, y),
-            Base::Value(n) => n.get2_with_gradient(tables, x, y),
+            Base::Perlin(n) => n.sample2_with_gradient(tables, x, y),
+            Base::Simplex(n) => n.sample2_with_gradient(tables, x, y),
+            Base::Value(n) => n.sample2_with_gradient(tables, x, y),
         }
     }
 
     fn sample3(self, tables: &NoiseTables, x: f64, y: f64, z: f64) -> f64 {
         match self {
-            Base::Perlin(n) => n.get3(tables, x, y, z),
-            Base::Simplex(n) => n.get3(tables, x, y, z),
-            Base::Value(n) => n.get3(tables, x, y, z),
+            Base::Perlin(n) => n.sample3(tables, x, y, z),
+            Base::Simplex(n) => n.sample3(tables, x, y, z),
+            Base::Value(n) => n.sample3(tables, x, y, z),
         }
     }
 }
@@ -346,8 +347,8 @@ impl Fbm {
         };
         let (f, base) = (w.frequency, self.base());
         let [ox, oy] = WARP_OFFSETS;
-        let (qx, gx) = base.sample2(tables, x * f + ox[0], y * f + ox[1]);
-        let (qy, gy) = base.sample2(tables, x * f + oy[0], y * f + oy[1]);
+        let (qx, gx) = base.sample2_with_gradient(tables, x * f + ox[0], y * f + ox[1]);
+        let (qy, gy) = base.sample2_with_gradient(tables, x * f + oy[0], y * f + oy[1]);
         let s = w.amplitude * f;
         (
             [x + w.amplitude * qx, y + w.amplitude * qy],
@@ -380,7 +381,7 @@ impl Fbm {
         let mut sum = 0.0;
         let mut grad = [0.0; 2];
         for o in self.detailed_octaves(detail) {
-            let (n, g) = base.sample2(
+            let (n, g) = base.sample2_with_gradient(
                 tables,
                 wx * o.frequency + o.shift,
                 wy * o.frequency + o.shift,

@@ -1,7 +1,7 @@
 //! `Fbm::validate`: every nonsensical setting is reported with its field and allowed range.
 
 use super::Fbm;
-use crate::erosion::{Erosion, MAX_EROSION_OCTAVES};
+use super::erosion::{Erosion, MAX_EROSION_OCTAVES};
 use crate::field_error::{FieldError, finite_above, finite_within};
 
 /// The most octaves an [`Fbm`] may have.

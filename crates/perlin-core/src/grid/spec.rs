@@ -1,5 +1,6 @@
 //! Where a grid's samples are, and why a grid could not be filled.
 
+use crate::simd::SimdLevel;
 use std::fmt;
 
 /// Where a grid's samples are: sample `(i, j)` is at
@@ -87,8 +88,8 @@ pub enum GridError {
     },
     /// `size[0] · size[1]` overflows `usize`.
     TooLarge,
-    /// This CPU lacks the instructions of the kernel asked for.
-    KernelUnavailable(super::GridKernel),
+    /// This CPU lacks the instructions of the SIMD level asked for.
+    SimdUnavailable(SimdLevel),
 }
 
 impl fmt::Display for GridError {
@@ -103,8 +104,8 @@ impl fmt::Display for GridError {
                 "`{buffer}` holds {actual} samples, the grid has {expected}"
             ),
             GridError::TooLarge => write!(f, "the grid has more samples than memory can address"),
-            GridError::KernelUnavailable(kernel) => {
-                write!(f, "this CPU cannot run the {kernel:?} grid kernel")
+            GridError::SimdUnavailable(level) => {
+                write!(f, "this CPU lacks the instructions of SIMD level {level:?}")
             }
         }
     }

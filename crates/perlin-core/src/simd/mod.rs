@@ -1,7 +1,8 @@
 //! Lanes of `f32` and `u32` for the grid kernels: one lane (`f32`, `u32`: the scalar twin), eight
 //! (AVX2 + FMA) or sixteen (AVX-512F). The kernels are written once, generic over [`Simd`], so the
 //! scalar twin and the vector kernels run the same operations in the same order and give
-//! bit-identical results by construction; `tests/it/grid.rs` checks it on every kernel the CPU has.
+//! bit-identical results by construction; `tests/it/grid/kernels.rs` checks it on every level
+//! the CPU has.
 //!
 //! **This module holds all of the crate's `unsafe` code** (`#![deny(unsafe_code)]` elsewhere).
 //! The argument for its soundness is short:
@@ -361,7 +362,7 @@ pub(crate) trait Kernel {
 }
 
 /// Plain Rust work over arrays of `f32` lanes, written without intrinsics, for
-/// [`GridKernel::vectorise`] to compile once more for a kernel's vector instructions: a loop
+/// [`SimdLevel::vectorise`] to compile once more for a level's vector instructions: a loop
 /// over `[f32; 8]` then takes one AVX2 register an operation instead of two SSE ones.
 ///
 /// Mark [`run`](Self::run), and everything it calls, `#[inline(always)]`: the work is compiled
@@ -374,9 +375,10 @@ pub trait Vectorised {
     fn run(self) -> Self::Output;
 }
 
-/// Which kernel the grid path runs. Every kernel gives bit-identical results.
+/// A SIMD instruction level: the lanes the grid path's kernels run on, and the instructions
+/// [`SimdLevel::vectorise`] compiles plain work for. Every level gives bit-identical results.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum GridKernel {
+pub enum SimdLevel {
     /// The widest this CPU has: AVX-512, else AVX2 (both with FMA), else the scalar twin.
     #[default]
     Auto,
@@ -388,21 +390,22 @@ pub enum GridKernel {
     Scalar,
 }
 
-impl GridKernel {
-    /// Every kernel, widest first (`Auto` excluded).
-    pub const ALL: [GridKernel; 3] = [GridKernel::Avx512, GridKernel::Avx2, GridKernel::Scalar];
+impl SimdLevel {
+    /// Every level, widest first (`Auto` excluded).
+    pub const ALL: [SimdLevel; 3] = [SimdLevel::Avx512, SimdLevel::Avx2, SimdLevel::Scalar];
 
-    /// Whether this CPU can run the kernel (`Auto` and `Scalar` always can).
+    /// Whether this CPU has the level's instructions (`Auto` and `Scalar` always do).
     pub fn is_available(self) -> bool {
         Isa::detect(self).is_some()
     }
 
-    /// Lanes per register of the kernel `Auto` picks, or of this one.
+    /// Lanes per register of the level `Auto` picks, or of this one; `None` where this CPU
+    /// lacks it.
     pub fn lanes(self) -> Option<usize> {
         Isa::detect(self).map(Isa::lanes)
     }
 
-    /// Runs `work` compiled for this kernel's instructions (AVX2 and FMA; AVX-512F with them;
+    /// Runs `work` compiled for this level's instructions (AVX2 and FMA; AVX-512F with them;
     /// `Scalar`: the plain build; `Auto`: the widest this CPU has), or hands it back, not run,
     /// where the CPU lacks them.
     ///
@@ -435,27 +438,27 @@ enum Kind {
 }
 
 impl Isa {
-    /// The instruction set that runs `kernel` on this CPU; `None` if the CPU lacks it.
+    /// The instruction set of `level` on this CPU; `None` if the CPU lacks it.
     #[inline]
-    pub fn detect(kernel: GridKernel) -> Option<Isa> {
+    pub fn detect(level: SimdLevel) -> Option<Isa> {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::is_x86_feature_detected as has;
             let fma = has!("fma");
             let avx2 = has!("avx2") && fma;
             let avx512 = avx2 && has!("avx512f");
-            match kernel {
-                GridKernel::Auto if avx512 => Some(Isa(Kind::Avx512)),
-                GridKernel::Auto if avx2 => Some(Isa(Kind::Avx2)),
-                GridKernel::Avx512 => avx512.then_some(Isa(Kind::Avx512)),
-                GridKernel::Avx2 => avx2.then_some(Isa(Kind::Avx2)),
-                GridKernel::Auto | GridKernel::Scalar => Some(Isa(Kind::Scalar { fma })),
+            match level {
+                SimdLevel::Auto if avx512 => Some(Isa(Kind::Avx512)),
+                SimdLevel::Auto if avx2 => Some(Isa(Kind::Avx2)),
+                SimdLevel::Avx512 => avx512.then_some(Isa(Kind::Avx512)),
+                SimdLevel::Avx2 => avx2.then_some(Isa(Kind::Avx2)),
+                SimdLevel::Auto | SimdLevel::Scalar => Some(Isa(Kind::Scalar { fma })),
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
-        match kernel {
-            GridKernel::Auto | GridKernel::Scalar => Some(Isa(Kind::Scalar { fma: false })),
-            GridKernel::Avx512 | GridKernel::Avx2 => None,
+        match level {
+            SimdLevel::Auto | SimdLevel::Scalar => Some(Isa(Kind::Scalar { fma: false })),
+            SimdLevel::Avx512 | SimdLevel::Avx2 => None,
         }
     }
 

@@ -1,6 +1,6 @@
 //! Detail: a grid sums only the octaves its spacing can show, and whether (and how much) a point
 //! is eroded is decided by cell size against spacing, once per fill, whatever the grid's shape,
-//! strip or kernel.
+//! strip or SIMD level.
 
 use perlin_core::prelude::*;
 
@@ -24,23 +24,20 @@ struct Filled {
     creases: Vec<f32>,
 }
 
-fn fill(fbm: &Fbm, t: &NoiseTables, spec: &GridSpec, kernel: GridKernel, detail: Detail) -> Filled {
+fn fill(fbm: &Fbm, t: &NoiseTables, spec: &GridSpec, level: SimdLevel, detail: Detail) -> Filled {
     let n = spec.size[0] * spec.size[1];
     let mut f = Filled {
         values: vec![0.0; n],
         gradients: vec![[0.0; 2]; n],
         creases: vec![0.0; n],
     };
-    fbm.fill_grid_detailed(
-        kernel,
-        t,
-        spec,
-        detail,
-        &mut f.values,
-        Some(&mut f.gradients),
-        Some(&mut f.creases),
-    )
-    .expect("sizes match and the kernel is available");
+    let buffers = GridFill::new(&mut f.values)
+        .gradients(&mut f.gradients)
+        .creases(&mut f.creases)
+        .detail(detail)
+        .simd(level);
+    fbm.fill(t, spec, buffers)
+        .expect("sizes match and the SIMD level is available");
     f
 }
 
@@ -55,10 +52,10 @@ fn at(f: &Filled, spec: &GridSpec, i: i64, j: i64) -> (u32, [u32; 2], u32) {
 }
 
 #[test]
-fn the_same_point_is_eroded_alike_in_every_grid_shape_strip_and_kernel() {
+fn the_same_point_is_eroded_alike_in_every_grid_shape_strip_and_simd_level() {
     let t = NoiseTables::from_seed(5);
     let fbm = finely_eroded();
-    let kernels: Vec<GridKernel> = GridKernel::ALL
+    let levels: Vec<SimdLevel> = SimdLevel::ALL
         .iter()
         .copied()
         .filter(|k| k.is_available())
@@ -72,11 +69,11 @@ fn the_same_point_is_eroded_alike_in_every_grid_shape_strip_and_kernel() {
         let chunk = grid([-20, 40], [65, 65]);
         let wide = grid([-300, 100], [1000, 3]);
         let tall = grid([10, -100], [2, 400]);
-        for &kernel in &kernels {
-            let chunk_f = fill(&fbm, &t, &chunk, kernel, Detail::FULL);
-            let wide_f = fill(&fbm, &t, &wide, kernel, Detail::FULL);
-            let tall_f = fill(&fbm, &t, &tall, kernel, Detail::FULL);
-            let reference = fill(&fbm, &t, &chunk, GridKernel::Scalar, Detail::FULL);
+        for &level in &levels {
+            let chunk_f = fill(&fbm, &t, &chunk, level, Detail::FULL);
+            let wide_f = fill(&fbm, &t, &wide, level, Detail::FULL);
+            let tall_f = fill(&fbm, &t, &tall, level, Detail::FULL);
+            let reference = fill(&fbm, &t, &chunk, SimdLevel::Scalar, Detail::FULL);
             for (i, j) in [
                 (-20, 40),
                 (0, 100),
@@ -89,26 +86,26 @@ fn the_same_point_is_eroded_alike_in_every_grid_shape_strip_and_kernel() {
                 assert_eq!(
                     here,
                     at(&reference, &chunk, i, j),
-                    "{kernel:?} step {step} ({i}, {j})"
+                    "{level:?} step {step} ({i}, {j})"
                 );
-                let point = fill(&fbm, &t, &grid([i, j], [1, 1]), kernel, Detail::FULL);
+                let point = fill(&fbm, &t, &grid([i, j], [1, 1]), level, Detail::FULL);
                 assert_eq!(
                     here,
                     at(&point, &grid([i, j], [1, 1]), i, j),
-                    "point {kernel:?} {step} ({i}, {j})"
+                    "point {level:?} {step} ({i}, {j})"
                 );
                 if (100..103).contains(&j) {
                     assert_eq!(
                         here,
                         at(&wide_f, &wide, i, j),
-                        "wide {kernel:?} {step} ({i}, {j})"
+                        "wide {level:?} {step} ({i}, {j})"
                     );
                 }
                 if (10..12).contains(&i) {
                     assert_eq!(
                         here,
                         at(&tall_f, &tall, i, j),
-                        "tall {kernel:?} {step} ({i}, {j})"
+                        "tall {level:?} {step} ({i}, {j})"
                     );
                 }
             }
@@ -118,7 +115,7 @@ fn the_same_point_is_eroded_alike_in_every_grid_shape_strip_and_kernel() {
                 .chunks(65)
                 .filter(|row| row.iter().any(|&c| c != 0.5))
                 .count();
-            assert_eq!(eroded, 65, "{kernel:?} step {step}");
+            assert_eq!(eroded, 65, "{level:?} step {step}");
         }
     }
 }
@@ -153,7 +150,7 @@ fn a_detailed_grid_equals_its_point_reference() {
             // step (coarser grids leave those out: `EROSION_CELLS_PER_STEP`).
             let step = if spacing > 0.0 { spacing } else { 0.005 };
             let spec = GridSpec::new([-130.0, 77.0], step, [19, 11]);
-            let f = fill(&fbm, &t, &spec, GridKernel::Auto, detail);
+            let f = fill(&fbm, &t, &spec, SimdLevel::Auto, detail);
             for j in 0..spec.size[1] {
                 for i in 0..spec.size[0] {
                     let (x, y) = (spec.position(0, i), spec.position(1, j));
@@ -216,13 +213,7 @@ fn detail_leaves_out_exactly_the_octaves_the_spacing_cannot_show() {
     }
     // A spacing beyond every wavelength leaves nothing: flat ground at 0, for grids too.
     let spec = GridSpec::new([0.0, 0.0], 5000.0, [9, 9]);
-    let f = fill(
-        &fbm,
-        &t,
-        &spec,
-        GridKernel::Auto,
-        Detail::at_spacing(5000.0),
-    );
+    let f = fill(&fbm, &t, &spec, SimdLevel::Auto, Detail::at_spacing(5000.0));
     assert!(f.values.iter().all(|&v| v == 0.0), "{:?}", &f.values[..4]);
     assert!(f.gradients.iter().all(|&g| g == [0.0, 0.0]));
 }
@@ -248,14 +239,14 @@ fn erosion_fades_octave_by_octave_down_to_creases_from_the_heights_alone() {
         &eroded,
         &t,
         &spec,
-        GridKernel::Auto,
+        SimdLevel::Auto,
         Detail::at_spacing(spacing),
     );
     let p = fill(
         &plain,
         &t,
         &spec,
-        GridKernel::Auto,
+        SimdLevel::Auto,
         Detail::at_spacing(spacing),
     );
     assert_eq!(e.values, p.values, "heights stay as they are");
@@ -338,8 +329,8 @@ fn grids_that_fill_alike_share_the_bits_of_their_common_samples() {
             "{fbm:?} at {step}"
         );
         let (a, b) = (
-            fill(&fbm, &t, &fine, GridKernel::Auto, detail(&fine)),
-            fill(&fbm, &t, &coarse, GridKernel::Auto, detail(&coarse)),
+            fill(&fbm, &t, &fine, SimdLevel::Auto, detail(&fine)),
+            fill(&fbm, &t, &coarse, SimdLevel::Auto, detail(&coarse)),
         );
         let shared = (0..33i64)
             .flat_map(|j| (0..33i64).map(move |i| (i, j)))

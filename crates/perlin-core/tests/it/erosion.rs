@@ -61,8 +61,12 @@ fn normal_errors(fbm: &Fbm, scale: f64, step: f64) -> Vec<f64> {
         let spec = GridSpec::new([x - step, y - step], step, [3, 3]);
         let mut values = [0.0f32; 9];
         let mut gradients = [[0.0f32; 2]; 9];
-        fbm.fill_grid_with_gradient(&t, &spec, &mut values, &mut gradients)
-            .expect("sizes match");
+        fbm.fill(
+            &t,
+            &spec,
+            GridFill::new(&mut values).gradients(&mut gradients),
+        )
+        .expect("sizes match");
         let fd = [
             (values[5] as f64 - values[3] as f64) / (2.0 * step),
             (values[7] as f64 - values[1] as f64) / (2.0 * step),

@@ -1,7 +1,7 @@
 //! Properties of the generators: zeros, periods, continuity, ranges, interpolation.
 
+use perlin_core::MAX_DIMENSIONS;
 use perlin_core::prelude::*;
-use perlin_core::value::MAX_DIMENSIONS;
 
 fn lcg(state: &mut u64) -> f64 {
     *state = state
@@ -20,10 +20,10 @@ fn perlin_is_zero_on_the_lattice_in_every_dimension() {
         };
         for i in -5..5 {
             let c = i as f64 * 3.0;
-            assert_eq!(p.get1(&t, c), 0.0);
-            assert_eq!(p.get2(&t, c, -c), 0.0);
-            assert_eq!(p.get3(&t, c, 1.0, -c), 0.0);
-            assert_eq!(p.get4(&t, c, 2.0, -c, 7.0), 0.0);
+            assert_eq!(p.sample1(&t, c), 0.0);
+            assert_eq!(p.sample2(&t, c, -c), 0.0);
+            assert_eq!(p.sample3(&t, c, 1.0, -c), 0.0);
+            assert_eq!(p.sample4(&t, c, 2.0, -c, 7.0), 0.0);
         }
     }
 }
@@ -38,12 +38,15 @@ fn table_mode_repeats_every_256_cells_and_integer_mode_does_not() {
     };
     // Offsets with few mantissa bits, so x and x + 256 have the same fractional part exactly.
     for &(x, y) in &[(1.25, 2.5), (-7.75, 100.125), (30.5, -0.25)] {
-        assert_eq!(table.get2(&t, x, y), table.get2(&t, x + 256.0, y - 512.0));
         assert_eq!(
-            table.get3(&t, x, y, 0.5),
-            table.get3(&t, x + 256.0, y, 0.5 - 256.0)
+            table.sample2(&t, x, y),
+            table.sample2(&t, x + 256.0, y - 512.0)
         );
-        assert_ne!(integer.get2(&t, x, y), integer.get2(&t, x + 256.0, y));
+        assert_eq!(
+            table.sample3(&t, x, y, 0.5),
+            table.sample3(&t, x + 256.0, y, 0.5 - 256.0)
+        );
+        assert_ne!(integer.sample2(&t, x, y), integer.sample2(&t, x + 256.0, y));
     }
 }
 
@@ -54,20 +57,23 @@ fn negative_coordinates_are_continuous_through_zero() {
     let e = 1e-7;
     type Generator<'a> = (&'static str, Box<dyn Fn(f64) -> f64 + 'a>);
     let gens: [Generator; 5] = [
-        ("perlin2", Box::new(|x| Perlin::default().get2(&t, x, 0.3))),
+        (
+            "perlin2",
+            Box::new(|x| Perlin::default().sample2(&t, x, 0.3)),
+        ),
         (
             "perlin3",
-            Box::new(|x| Perlin::default().get3(&t, 0.3, x, 0.6)),
+            Box::new(|x| Perlin::default().sample3(&t, 0.3, x, 0.6)),
         ),
         (
             "simplex2",
-            Box::new(|x| Simplex::default().get2(&t, x, 0.3)),
+            Box::new(|x| Simplex::default().sample2(&t, x, 0.3)),
         ),
         (
             "simplex4",
-            Box::new(|x| Simplex::default().get4(&t, 0.2, x, 0.4, 0.9)),
+            Box::new(|x| Simplex::default().sample4(&t, 0.2, x, 0.4, 0.9)),
         ),
-        ("value2", Box::new(|x| Value::default().get2(&t, x, 0.3))),
+        ("value2", Box::new(|x| Value::default().sample2(&t, x, 0.3))),
     ];
     for (name, f) in &gens {
         for &c in &[0.0, -1.0, -2.0, -17.0] {
@@ -88,16 +94,16 @@ fn ranges_match_the_documentation() {
             lcg(&mut s) * 50.0,
             lcg(&mut s) * 9.0,
         );
-        p2 = p2.max(Perlin::default().get2(&t, x, y).abs());
-        s2 = s2.max(Simplex::default().get2(&t, x, y).abs());
-        s3 = s3.max(Simplex::default().get3(&t, x, y, z).abs());
-        s4 = s4.max(Simplex::default().get4(&t, x, y, z, w).abs());
+        p2 = p2.max(Perlin::default().sample2(&t, x, y).abs());
+        s2 = s2.max(Simplex::default().sample2(&t, x, y).abs());
+        s3 = s3.max(Simplex::default().sample3(&t, x, y, z).abs());
+        s4 = s4.max(Simplex::default().sample4(&t, x, y, z, w).abs());
         v2 = v2.max(
             Value {
                 interpolation: Interpolation::Cubic,
                 ..Value::default()
             }
-            .get2(&t, x, y)
+            .sample2(&t, x, y)
             .abs(),
         );
     }
@@ -125,13 +131,13 @@ fn value_noise_passes_through_its_lattice_values() {
                 interpolation,
                 hashing,
             };
-            let at_1d = v.get1(&t, 5.0);
+            let at_1d = v.sample1(&t, 5.0);
             assert!((-1.0..=1.0).contains(&at_1d));
             // Half-way between two points, linear and cosine both give the mean.
             if interpolation != Interpolation::Cubic {
-                let mid = v.get1(&t, 5.5);
+                let mid = v.sample1(&t, 5.5);
                 assert!(
-                    (mid - (at_1d + v.get1(&t, 6.0)) / 2.0).abs() < 1e-12,
+                    (mid - (at_1d + v.sample1(&t, 6.0)) / 2.0).abs() < 1e-12,
                     "{interpolation:?}"
                 );
             }
@@ -139,18 +145,18 @@ fn value_noise_passes_through_its_lattice_values() {
                 let lattice: Vec<f64> = (0..dims).map(|i| i as f64 * 2.0 - 3.0).collect();
                 let mut nudged = lattice.clone();
                 nudged[dims - 1] += 1e-9;
-                let a = v.get_n(&t, &lattice).expect("dims in range");
-                let b = v.get_n(&t, &nudged).expect("dims in range");
+                let a = v.sample_n(&t, &lattice).expect("dims in range");
+                let b = v.sample_n(&t, &nudged).expect("dims in range");
                 assert!((a - b).abs() < 1e-6, "{dims}D {interpolation:?}");
             }
         }
     }
     let v = Value::default();
-    assert_eq!(v.get_n(&t, &[]), None);
-    assert_eq!(v.get_n(&t, &[0.5; MAX_DIMENSIONS + 1]), None);
+    assert_eq!(v.sample_n(&t, &[]), None);
+    assert_eq!(v.sample_n(&t, &[0.5; MAX_DIMENSIONS + 1]), None);
     assert_eq!(
-        v.get2(&t, 1.3, -2.7),
-        v.get_n(&t, &[1.3, -2.7]).unwrap_or(f64::NAN)
+        v.sample2(&t, 1.3, -2.7),
+        v.sample_n(&t, &[1.3, -2.7]).unwrap_or(f64::NAN)
     );
 }
 
@@ -167,13 +173,13 @@ fn fade_curves_change_perlin_only_inside_cells() {
         ..Perlin::default()
     };
     let (a, b, c) = (
-        quintic.get2(&t, 3.3, 4.6),
-        hermite.get2(&t, 3.3, 4.6),
-        linear.get2(&t, 3.3, 4.6),
+        quintic.sample2(&t, 3.3, 4.6),
+        hermite.sample2(&t, 3.3, 4.6),
+        linear.sample2(&t, 3.3, 4.6),
     );
     assert!(a != b && b != c);
     // At a cell's centre all fades weigh ½ and agree.
-    let centre = |p: Perlin| p.get2(&t, 3.5, 4.5);
+    let centre = |p: Perlin| p.sample2(&t, 3.5, 4.5);
     assert!((centre(quintic) - centre(linear)).abs() < 1e-15);
     assert!((centre(hermite) - centre(linear)).abs() < 1e-15);
 }
@@ -187,7 +193,7 @@ fn perlin3_with_the_twelve_edges_stays_within_its_bound() {
     let mut most = 0f64;
     for _ in 0..300_000 {
         let (x, y, z) = (lcg(&mut s) * 64.0, lcg(&mut s) * 64.0, lcg(&mut s) * 64.0);
-        most = most.max(t.perlin3(x, y, z).abs());
+        most = most.max(Perlin::default().sample3(&t, x, y, z).abs());
     }
     assert!(most <= 1.0364 && most > 0.8, "perlin3 max {most}");
 }
@@ -198,7 +204,7 @@ fn quintic_perlin_is_c1_and_c2_across_cell_borders_and_zero() {
     // border must match its change just inside either side (C²: no kink in the slope).
     let t = NoiseTables::from_seed(5);
     let p = Perlin::default();
-    let slope = |x: f64, y: f64| p.get2_with_gradient(&t, x, y).1;
+    let slope = |x: f64, y: f64| p.sample2_with_gradient(&t, x, y).1;
     let e = 1e-6;
     for &border in &[-3.0, -1.0, 0.0, 1.0, 17.0] {
         for &y in &[0.25, 0.6, -7.3] {
@@ -224,7 +230,7 @@ fn quintic_perlin_is_c1_and_c2_across_cell_borders_and_zero() {
         fade: Fade::Hermite,
         ..Perlin::default()
     };
-    let slope = |x: f64| hermite.get2_with_gradient(&t, x, 0.6).1[0];
+    let slope = |x: f64| hermite.sample2_with_gradient(&t, x, 0.6).1[0];
     let h = 1e-5;
     let jumps = [-3.0f64, -1.0, 0.0, 1.0, 17.0].iter().any(|&b| {
         let left = (slope(b - 1e-6) - slope(b - 1e-6 - h)) / h;
@@ -241,7 +247,7 @@ fn sixty_five_thousand_seeds_give_distinct_fields() {
     for seed in 0..(1u64 << 16) {
         let t = NoiseTables::from_seed(seed);
         let fingerprint = [(0.31, 0.47), (12.7, -3.2), (-100.1, 55.5), (200.9, 8.8)]
-            .map(|(x, y)| t.perlin2(x, y).to_bits());
+            .map(|(x, y)| Perlin::default().sample2(&t, x, y).to_bits());
         assert!(
             seen.insert(fingerprint),
             "seed {seed} repeats an earlier field"

@@ -32,15 +32,15 @@ fn point_generators_survive_hostile_coordinates() {
         for &a in &HOSTILE {
             for &b in &HOSTILE {
                 let outputs = [
-                    p.get1(&t, a),
-                    p.get2(&t, a, b),
-                    p.get3(&t, a, b, a),
-                    p.get4(&t, a, b, b, a),
-                    s.get2(&t, a, b),
-                    s.get3(&t, b, a, b),
-                    s.get4(&t, a, a, b, b),
-                    v.get2(&t, a, b),
-                    v.get_n(&t, &[a, b, a, b, a]).unwrap_or(0.0),
+                    p.sample1(&t, a),
+                    p.sample2(&t, a, b),
+                    p.sample3(&t, a, b, a),
+                    p.sample4(&t, a, b, b, a),
+                    s.sample2(&t, a, b),
+                    s.sample3(&t, b, a, b),
+                    s.sample4(&t, a, a, b, b),
+                    v.sample2(&t, a, b),
+                    v.sample_n(&t, &[a, b, a, b, a]).unwrap_or(0.0),
                 ];
                 // Finite inputs give bounded outputs; non-finite ones may give NaN, never a panic.
                 if a.is_finite() && b.is_finite() {
@@ -123,10 +123,8 @@ fn grids_survive_hostile_input() {
                 let mut v = vec![0.0; 33];
                 let mut g = vec![[0.0; 2]; 33];
                 let mut c = vec![0.0; 33];
-                assert_eq!(
-                    fbm.fill_grid_with_creases(&t, &spec, &mut v, &mut g, &mut c),
-                    Ok(())
-                );
+                let buffers = GridFill::new(&mut v).gradients(&mut g).creases(&mut c);
+                assert_eq!(fbm.fill(&t, &spec, buffers), Ok(()));
                 // Every sample position is finite here exactly when origin and step are.
                 let finite = a.is_finite()
                     && step.is_finite()

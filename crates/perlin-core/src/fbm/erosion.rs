@@ -47,7 +47,7 @@
 //! Known: faint straight lines can show along the edges of the largest gully cells, where the
 //! slope mask is interpolated bilinearly between those cells' corners.
 
-use crate::fbm::{Detail, Fbm};
+use super::{Detail, Fbm, Sample};
 use crate::lattice::mix2;
 use crate::tables::NoiseTables;
 #[cfg(feature = "bevy_reflect")]
@@ -62,7 +62,9 @@ use std::collections::HashMap;
 #[cfg_attr(
     feature = "bevy_reflect",
     derive(bevy_reflect::Reflect),
-    reflect(Default, Debug, Clone, PartialEq)
+    reflect(Default, Debug, Clone, PartialEq),
+    // The reflected path it had before the module moved under `fbm`.
+    type_path = "perlin_core::erosion"
 )]
 pub struct Erosion {
     /// Depth of the first octave's gullies, as a fraction of half the noise's amplitude
@@ -220,10 +222,10 @@ impl Erosion {
         [x, y]: [f64; 2],
         height: f64,
         gradient: [f64; 2],
-    ) -> crate::Sample {
+    ) -> Sample {
         let plan = self.plan(tables, fbm, Detail::FULL);
         let e = plan.apply(tables, x, y, height, gradient);
-        crate::Sample {
+        Sample {
             value: e.value,
             gradient: e.gradient,
             crease: e.crease,
@@ -500,7 +502,6 @@ impl ErosionPlan {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Fbm;
 
     #[test]
     fn a_plan_keeps_no_invisible_octave_even_when_an_unchecked_lacunarity_grows_the_cells() {
