@@ -5,8 +5,9 @@
 //! ```
 //!
 //! WASD fly, E/Q up/down, Shift faster, mouse wheel sets the speed, right mouse button (or M)
-//! to look around; 1–5 switch presets (the world of biomes first); F levels a site under the camera (a [`TerrainStamp`]),
-//! C blows a crater there. Edit `assets/terrain/*.terrain.ron` while it runs and the
+//! to look around; the number keys switch presets (every file in `assets/terrain/`, by name;
+//! the world of biomes at start); F levels a site under the camera (a [`TerrainStamp`]), C blows
+//! a crater there. Edit `assets/terrain/*.terrain.ron` while it runs and the
 //! terrain follows.
 //!
 //! Screenshot mode: `TERRAIN_SCREENSHOT=out.png` (and optionally `TERRAIN_PRESET=alps`) flies a
@@ -54,28 +55,56 @@ mod stats;
 #[path = "../support/mod.rs"]
 mod support;
 
-const PRESETS: [&str; 5] = ["world", "default", "islands", "alps", "dunes"];
 const SKY: Color = Color::srgb(0.45, 0.68, 0.95);
 /// The camera never goes lower than this above the ground.
 const CLEARANCE: f32 = 1.5;
 
-fn preset_path(index: usize) -> String {
-    format!("terrain/{}.terrain.ron", PRESETS[index % PRESETS.len()])
+/// The presets the keys cycle through: every `*.terrain.ron` in `assets/terrain/`, sorted by
+/// name, so a preset added there is one key away.
+fn preset_names() -> Vec<String> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/terrain");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.ok()?.file_name().into_string().ok()?;
+            name.strip_suffix(".terrain.ron").map(str::to_owned)
+        })
+        .collect();
+    names.sort();
+    if names.is_empty() {
+        names.push("default".to_owned());
+    }
+    names
 }
 
-/// The preset on screen, for the HUD and the keys.
+/// The preset on screen and the ones the number keys load, for the HUD and the keys.
 #[derive(Resource)]
-struct Preset(usize);
+struct Preset {
+    names: Vec<String>,
+    current: usize,
+}
+
+impl Preset {
+    fn path(&self, index: usize) -> String {
+        format!(
+            "terrain/{}.terrain.ron",
+            self.names[index % self.names.len()]
+        )
+    }
+}
 
 #[derive(Component)]
 struct Hud;
 
 fn main() -> AppExit {
     let screenshot = support::screenshot_path();
-    let preset = std::env::var("TERRAIN_PRESET")
-        .ok()
-        .and_then(|name| PRESETS.iter().position(|p| *p == name))
-        .unwrap_or(0);
+    let names = preset_names();
+    let wanted = std::env::var("TERRAIN_PRESET").unwrap_or_else(|_| "world".to_owned());
+    let preset = Preset {
+        current: names.iter().position(|p| *p == wanted).unwrap_or(0),
+        names,
+    };
     // `TERRAIN_LOOK=vertex-colors`: the cheap fallback look instead of the terrain material.
     let look = match std::env::var("TERRAIN_LOOK").as_deref() {
         Ok("vertex-colors") => TerrainRenderMode::VertexColors,
@@ -114,7 +143,7 @@ fn main() -> AppExit {
         defaults,
         FreeCameraPlugin,
         FrameTimeDiagnosticsPlugin::default(),
-        PerlinTerrainPlugin::from_asset(preset_path(preset)).with_render_mode(look),
+        PerlinTerrainPlugin::from_asset(preset.path(preset.current)).with_render_mode(look),
         panel::PanelPlugin {
             open: std::env::var("TERRAIN_SHOT").is_ok_and(|s| s == "panel"),
         },
@@ -125,7 +154,7 @@ fn main() -> AppExit {
         brightness: 1500.0,
         ..default()
     })
-    .insert_resource(Preset(preset))
+    .insert_resource(preset)
     .add_systems(Startup, (setup, support::scatter_looks))
     .add_systems(
         Update,
@@ -201,7 +230,7 @@ fn setup(mut commands: Commands, screenshot: Option<Res<ScreenshotRun>>) {
     ));
 }
 
-/// Keys 1–5 load another preset; the terrain regenerates in place.
+/// Keys 1–9 load another preset; the terrain regenerates in place.
 fn switch_preset(
     keys: Res<ButtonInput<KeyCode>>,
     mut preset: ResMut<Preset>,
@@ -213,12 +242,17 @@ fn switch_preset(
         KeyCode::Digit3,
         KeyCode::Digit4,
         KeyCode::Digit5,
+        KeyCode::Digit6,
+        KeyCode::Digit7,
+        KeyCode::Digit8,
+        KeyCode::Digit9,
     ];
     if let Some(index) = digits.iter().position(|k| keys.just_pressed(*k))
-        && index != preset.0
+        && index < preset.names.len()
+        && index != preset.current
     {
-        preset.0 = index;
-        *source = TerrainConfigSource::Path(preset_path(index));
+        preset.current = index;
+        *source = TerrainConfigSource::Path(preset.path(index));
     }
 }
 
@@ -356,15 +390,16 @@ fn update_hud(
     let p = camera.translation;
     let levels = registry.iter().map(|c| c.lod).max().map_or(0, |l| l + 1);
     hud.0 = format!(
-        "{fps:.0} fps   chunks {} in {levels} levels   tasks {}   scattered {}\nposition {:.0}, {:.0}, {:.0}   preset {} ({}/5)\nWASD fly | E/Q up/down | Shift fast | wheel speed | right mouse or M look | 1-5 presets | G scatter | Tab panel",
+        "{fps:.0} fps   chunks {} in {levels} levels   tasks {}   scattered {}\nposition {:.0}, {:.0}, {:.0}   preset {} ({}/{})\nWASD fly | E/Q up/down | Shift fast | wheel speed | right mouse or M look | number keys presets | G scatter | Tab panel",
         registry.loaded_count(),
         registry.tasks_in_flight(),
         scatter.instance_count(),
         p.x,
         p.y,
         p.z,
-        PRESETS[preset.0],
-        preset.0 + 1,
+        preset.names[preset.current],
+        preset.current + 1,
+        preset.names.len(),
     );
 }
 

@@ -71,7 +71,7 @@ fn renamed_key(field: &str, message: &str) -> Option<String> {
 }
 
 /// What a file still using 0.1's `lod_distances` is told.
-const LOD_DISTANCES_REPLACED: &str = "`lod_distances` is gone: levels of detail now double the chunk size as they halve the detail (a quadtree), so one distance lays them all out. Write `lod_distance: 320.0` instead: the metres out to which full detail is drawn (at least 4 × chunk_size), each coarser level reaching twice as far; `view_distance` can then be tens of kilometres.";
+const LOD_DISTANCES_REPLACED: &str = "`lod_distances` is gone: levels of detail now double the chunk size as they halve the detail (a quadtree), so one distance lays them all out. Write `lod_distance: 320.0` instead: the metres out to which full detail is drawn (at least 4.5 × chunk_size), each coarser level reaching twice as far; `view_distance` can then be tens of kilometres.";
 
 /// Parses and validates a config; `path` only labels the errors. The loader's whole work,
 /// callable without an `App` (tools, tests): never panics, whatever the bytes.
