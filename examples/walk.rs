@@ -142,6 +142,7 @@ fn setup(
     } else {
         camera.insert(support::anti_aliasing());
     }
+    camera.insert(support::occlusion_culling());
     commands.spawn(support::sun(30.0, 600.0));
     let materials = (0..8)
         .map(|k| materials.add(Color::hsl(k as f32 * 45.0, 0.75, 0.55)))

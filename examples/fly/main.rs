@@ -215,6 +215,11 @@ fn setup(mut commands: Commands, screenshot: Option<Res<ScreenshotRun>>) {
     } else {
         camera.insert(support::anti_aliasing());
     }
+    // `TERRAIN_OCCLUSION_CULLING=off` leaves the prepass and the culling out (the sea still
+    // adds its prepass), to measure what they save.
+    if std::env::var("TERRAIN_OCCLUSION_CULLING").as_deref() != Ok("off") {
+        camera.insert(support::occlusion_culling());
+    }
     commands.spawn(support::sun(80.0, 900.0));
     commands.spawn((
         Hud,

@@ -48,6 +48,12 @@ struct ActiveRenderMode(TerrainRenderMode);
 /// (feature `render`): the material plugins, the shaders, the sea, and the systems that give
 /// chunks their material and keep it in step with the config. Does nothing in an app without a
 /// renderer; left out, chunks get `Mesh3d` and no material.
+///
+/// Give viewing cameras a `DepthPrepass` and Bevy's `OcclusionCulling`: the terrain's fragment
+/// shader is heavy and a view near the horizon stacks several layers of ground on a pixel; after
+/// a depth-only pass the main pass shades only the front-most one, and the culling skips chunks
+/// wholly behind nearer ground. While there is a sea the plugin adds the prepass itself (the
+/// water reads the ground's depth).
 pub struct TerrainRenderPlugin {
     pub(crate) render_mode: TerrainRenderMode,
 }
