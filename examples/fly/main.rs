@@ -46,11 +46,13 @@ use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use bevy::window::{ExitCondition, WindowResolution};
 use bevy::winit::WinitPlugin;
 use bevy_perlin_terrain::prelude::*;
+use presets::{Preset, preset_names, switch_preset};
 use std::time::Duration;
 use support::{ScreenshotPlugin, ScreenshotRun};
 
 mod frames;
 mod panel;
+mod presets;
 mod stats;
 #[path = "../support/mod.rs"]
 mod support;
@@ -58,41 +60,6 @@ mod support;
 const SKY: Color = Color::srgb(0.45, 0.68, 0.95);
 /// The camera never goes lower than this above the ground.
 const CLEARANCE: f32 = 1.5;
-
-/// The presets the keys cycle through: every `*.terrain.ron` in `assets/terrain/`, sorted by
-/// name, so a preset added there is one key away.
-fn preset_names() -> Vec<String> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/terrain");
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .into_iter()
-        .flatten()
-        .filter_map(|entry| {
-            let name = entry.ok()?.file_name().into_string().ok()?;
-            name.strip_suffix(".terrain.ron").map(str::to_owned)
-        })
-        .collect();
-    names.sort();
-    if names.is_empty() {
-        names.push("default".to_owned());
-    }
-    names
-}
-
-/// The preset on screen and the ones the number keys load, for the HUD and the keys.
-#[derive(Resource)]
-struct Preset {
-    names: Vec<String>,
-    current: usize,
-}
-
-impl Preset {
-    fn path(&self, index: usize) -> String {
-        format!(
-            "terrain/{}.terrain.ron",
-            self.names[index % self.names.len()]
-        )
-    }
-}
 
 #[derive(Component)]
 struct Hud;
@@ -233,32 +200,6 @@ fn setup(mut commands: Commands, screenshot: Option<Res<ScreenshotRun>>) {
             ..default()
         },
     ));
-}
-
-/// Keys 1–9 load another preset; the terrain regenerates in place.
-fn switch_preset(
-    keys: Res<ButtonInput<KeyCode>>,
-    mut preset: ResMut<Preset>,
-    mut source: ResMut<TerrainConfigSource>,
-) {
-    let digits = [
-        KeyCode::Digit1,
-        KeyCode::Digit2,
-        KeyCode::Digit3,
-        KeyCode::Digit4,
-        KeyCode::Digit5,
-        KeyCode::Digit6,
-        KeyCode::Digit7,
-        KeyCode::Digit8,
-        KeyCode::Digit9,
-    ];
-    if let Some(index) = digits.iter().position(|k| keys.just_pressed(*k))
-        && index < preset.names.len()
-        && index != preset.current
-    {
-        preset.current = index;
-        *source = TerrainConfigSource::Path(preset.path(index));
-    }
 }
 
 /// A flat site 80 m by 50 m, turned with the camera, cleared of trees: what a game puts under a
