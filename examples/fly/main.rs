@@ -13,7 +13,8 @@
 //! Screenshot mode: `TERRAIN_SCREENSHOT=out.png` (and optionally `TERRAIN_PRESET=alps`) flies a
 //! short scripted path (240 m in 30 frames, the same in every run), waits until the chunks in
 //! view are meshed, saves the window to `out.png` and exits 0; it exits 1 if no terrain chunk appeared within its time limit.
-//! `TERRAIN_LOOK=vertex-colors` shades the terrain with the vertex-color fallback.
+//! `TERRAIN_LOOK=vertex-colors` shades the terrain with the vertex-color fallback;
+//! `TERRAIN_OCCLUSION_CULLING=off` leaves out the camera's depth prepass and occlusion culling.
 //! `TERRAIN_SHOT=closeup` lands the camera 2 m above the ground at the end of the path first,
 //! looking downhill; `TERRAIN_SHOT=horizon` lifts it 900 m and looks at the horizon;
 //! `TERRAIN_SHOT=stamps` levels a site (trees cleared) and blows a crater ahead of the camera and
