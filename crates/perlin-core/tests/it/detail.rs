@@ -2,6 +2,7 @@
 //! is eroded is decided by cell size against spacing, once per fill, whatever the grid's shape,
 //! strip or SIMD level.
 
+use crate::grid::{Filled, fill_detailed as fill};
 use perlin_core::prelude::*;
 
 /// Gullies from 6 m down to 5 cm: at a step of a metre or more most of them alias.
@@ -16,29 +17,6 @@ fn finely_eroded() -> Fbm {
         }),
         ..Fbm::default()
     }
-}
-
-struct Filled {
-    values: Vec<f32>,
-    gradients: Vec<[f32; 2]>,
-    creases: Vec<f32>,
-}
-
-fn fill(fbm: &Fbm, t: &NoiseTables, spec: &GridSpec, level: SimdLevel, detail: Detail) -> Filled {
-    let n = spec.size[0] * spec.size[1];
-    let mut f = Filled {
-        values: vec![0.0; n],
-        gradients: vec![[0.0; 2]; n],
-        creases: vec![0.0; n],
-    };
-    let buffers = GridFill::new(&mut f.values)
-        .gradients(&mut f.gradients)
-        .creases(&mut f.creases)
-        .detail(detail)
-        .simd(level);
-    fbm.fill(t, spec, buffers)
-        .expect("sizes match and the SIMD level is available");
-    f
 }
 
 /// The sample at global index `(i, j)` of grids of `step` through the origin.

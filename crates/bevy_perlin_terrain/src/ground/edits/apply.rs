@@ -189,20 +189,9 @@ pub(crate) fn grid_bounds(spec: &GridSpec) -> Option<Bounds> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::modifier::Modifier;
-    use super::super::resolve::{path_modifier, stamp_modifier};
+    use super::super::resolve::{path_modifier, stamp_at};
     use super::*;
-    use crate::config::{PathOp, TerrainPath, TerrainStamp};
-
-    fn stamp_at(x: f64, z: f64) -> Modifier {
-        stamp_modifier(
-            &TerrainStamp::default(),
-            DVec2::new(x, z),
-            0.0,
-            DVec2::X,
-            DVec2::Y,
-        )
-    }
+    use crate::config::{PathOp, TerrainPath};
 
     /// A path 6 m wide with 12 m of falloff through `points` (`x`, `y`, `z`).
     fn path_through(points: &[(f32, f32, f32)], op: PathOp) -> TerrainPath {

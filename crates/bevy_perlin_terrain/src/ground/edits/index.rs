@@ -190,19 +190,8 @@ impl GroundEdits {
 
 #[cfg(test)]
 mod tests {
-    use super::super::resolve::stamp_modifier;
+    use super::super::resolve::stamp_at;
     use super::*;
-    use crate::config::TerrainStamp;
-
-    fn stamp_at(x: f64, z: f64) -> Modifier {
-        stamp_modifier(
-            &TerrainStamp::default(),
-            DVec2::new(x, z),
-            0.0,
-            DVec2::X,
-            DVec2::Y,
-        )
-    }
 
     #[test]
     fn a_region_finds_exactly_the_stamps_that_reach_it_among_ten_thousand() {

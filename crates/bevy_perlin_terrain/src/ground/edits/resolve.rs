@@ -211,6 +211,18 @@ pub(crate) fn config_modifiers(config: &TerrainConfig) -> (Vec<Modifier>, Vec<Mo
     (paths, stamps)
 }
 
+/// The default stamp centred on (`x`, `z`) at height 0, unturned: the edits' tests' stamp.
+#[cfg(test)]
+pub(super) fn stamp_at(x: f64, z: f64) -> Modifier {
+    stamp_modifier(
+        &TerrainStamp::default(),
+        DVec2::new(x, z),
+        0.0,
+        DVec2::X,
+        DVec2::Y,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

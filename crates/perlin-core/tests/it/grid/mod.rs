@@ -12,13 +12,21 @@ mod seams;
 use perlin_core::prelude::*;
 
 /// Values, gradients and creases of a grid.
-struct Filled {
-    values: Vec<f32>,
-    gradients: Vec<[f32; 2]>,
-    creases: Vec<f32>,
+/// A grid's values, gradients and creases.
+pub(crate) struct Filled {
+    pub(crate) values: Vec<f32>,
+    pub(crate) gradients: Vec<[f32; 2]>,
+    pub(crate) creases: Vec<f32>,
 }
 
-fn fill(fbm: &Fbm, t: &NoiseTables, spec: &GridSpec, level: SimdLevel) -> Filled {
+/// Every output of a grid under `detail`, with the kernel of `level`.
+pub(crate) fn fill_detailed(
+    fbm: &Fbm,
+    t: &NoiseTables,
+    spec: &GridSpec,
+    level: SimdLevel,
+    detail: Detail,
+) -> Filled {
     let n = spec.size[0] * spec.size[1];
     let mut f = Filled {
         values: vec![0.0; n],
@@ -28,10 +36,16 @@ fn fill(fbm: &Fbm, t: &NoiseTables, spec: &GridSpec, level: SimdLevel) -> Filled
     let buffers = GridFill::new(&mut f.values)
         .gradients(&mut f.gradients)
         .creases(&mut f.creases)
+        .detail(detail)
         .simd(level);
     fbm.fill(t, spec, buffers)
         .expect("sizes match and the SIMD level is available");
     f
+}
+
+/// Every output of a grid at full detail.
+fn fill(fbm: &Fbm, t: &NoiseTables, spec: &GridSpec, level: SimdLevel) -> Filled {
+    fill_detailed(fbm, t, spec, level, Detail::FULL)
 }
 
 /// The values alone of a grid, as a caller asking for nothing else gets them (the plain path,
