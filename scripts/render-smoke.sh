@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Renders every preset with the fly example's screenshot mode under Xvfb (software Vulkan) and
-# fails unless each picture shows terrain. Installs xvfb and mesa-vulkan-drivers when missing.
+# Checks the shaders' weather against the sampler (a compute shader), then renders every preset
+# with the fly example's screenshot mode under Xvfb (software Vulkan) and fails unless each
+# picture shows terrain. Installs xvfb and mesa-vulkan-drivers when missing.
 # Usage: scripts/render-smoke.sh [SHOT...], a shot being [EXAMPLE/]PRESET[:KIND][@VIEW], the
 # example `fly` unless named, KIND one of the fly example's `TERRAIN_SHOT`s (closeup, stamps, horizon,
 # border, flight, panel) and VIEW a view distance in metres. Default: the world preset (biomes: sea,
@@ -33,11 +34,13 @@ export VK_ICD_FILENAMES="$icd"
 export BEVY_ASSET_ROOT="$PWD"
 # `--workspace`: the same feature unification as `cargo test --workspace`, so Bevy builds once.
 cargo build --workspace --locked --examples
+# The shaders' clouds and waves against the sampler, as a compute shader on lavapipe.
+cargo test --workspace --locked --test it -- --ignored weather_shader --nocapture
 out="${RENDER_SMOKE_OUT:-$CARGO_TARGET_DIR/render-smoke}"
 mkdir -p "$out"
 status=0
 shots=("$@")
-((${#shots[@]})) || shots=(world:horizon world:border default alps:horizon default:horizon@30000 islands dunes default:closeup default:stamps default:flight default:panel walk/default)
+((${#shots[@]})) || shots=(world:horizon world:border default alps:horizon default:horizon@30000 islands islands:shore dunes default:closeup default:stamps default:flight default:panel walk/default)
 for shot in "${shots[@]}"; do
   example=fly
   if [[ $shot == */* ]]; then example=${shot%%/*}; shot=${shot#*/}; fi

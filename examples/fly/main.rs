@@ -20,8 +20,10 @@
 //! `TERRAIN_SHOT=stamps` levels a site (trees cleared) and blows a crater ahead of the camera and
 //! looks at them from 80 m up;
 //! `TERRAIN_SHOT=border` looks down from 450 m up at the nearest border between two biomes of
-//! different looks. `TERRAIN_SHOT=flight` flies on at 300 m/s (5 m a frame) 80 m over the ground and saves a
-//! picture every 12 frames (`out-frame1.png`, …) before the settled one. `TERRAIN_VIEW=30000`
+//! different looks; `TERRAIN_SHOT=shore` looks at the nearest shore from 12 m over the sea, the
+//! waves coming in. `TERRAIN_SHOT=flight` flies on at 300 m/s (5 m a frame) 80 m over the ground and saves a
+//! picture every 12 frames (`out-frame1.png`, …) before the settled one. These modes hold the
+//! [`TerrainClock`] at ten minutes, so the clouds and waves are the same in every run. `TERRAIN_VIEW=30000`
 //! sets the view distance for the picture. `TERRAIN_COMPARE_SCATTER=1` logs the frame time with the scatter instances
 //! hidden, then shown.
 //!
@@ -136,6 +138,13 @@ fn main() -> AppExit {
         )
             .after(TerrainSystems::Upload),
     );
+    if render_stats.is_some() || frame_times.is_some() || screenshot.is_some() {
+        // The same clouds and waves in every run: the weather stands at ten minutes.
+        app.insert_resource(TerrainClock {
+            seconds: 600.0,
+            paused: true,
+        });
+    }
     if let Some(path) = render_stats {
         app.add_plugins(stats::RenderStatsPlugin { path });
     } else if let Some(path) = frame_times {
@@ -379,6 +388,8 @@ enum Shot {
     /// The nearest border between two biomes of different looks, seen from 450 m above the
     /// higher of the two sides.
     Border,
+    /// The nearest shore ahead, seen from 12 m over the sea 90 m out: the waves coming in.
+    Shore,
 }
 
 impl ScriptedFlight {
@@ -397,6 +408,7 @@ impl ScriptedFlight {
             Some("flight") => Shot::Flight,
             Some("stamps") => Shot::Stamps,
             Some("border") => Shot::Border,
+            Some("shore") => Shot::Shore,
             _ => Shot::Plain,
         };
         Self {
@@ -498,6 +510,28 @@ fn fly_script(
                 camera.translation.y = ground(start).max(ground(border)) + 450.0;
                 let past = border + (border - start).with_y(0.0).normalize_or_zero() * 2500.0;
                 camera.look_at(past.with_y(ground(border)), Vec3::Y);
+            }
+        }
+        Shot::Shore => {
+            // The first point within 4 km (16 directions, nearest first) where the ground
+            // rises out of the sea; the camera over the water 90 m short of it.
+            let sea = active.as_ref().map_or(0.0, |a| a.config().sea_level);
+            let start = camera.translation;
+            let ground = |p: Vec3| sampler.height(p.x as f64, p.z as f64);
+            let shore = (1..400)
+                .flat_map(|k| (0..16).map(move |turn| (k, turn)))
+                .map(|(k, turn)| {
+                    let angle = turn as f32 * std::f32::consts::TAU / 16.0;
+                    let direction = Vec3::new(angle.cos(), 0.0, angle.sin());
+                    (direction, start + direction * (k as f32 * 10.0))
+                })
+                .find(|&(direction, p)| {
+                    ground(p) > sea && ground(p - direction * 90.0) < sea - 3.0
+                });
+            if let Some((direction, shore)) = shore {
+                let out = shore - direction * 90.0;
+                camera.translation = out.with_y(sea + 12.0);
+                camera.look_at(shore.with_y(sea) + direction * 60.0, Vec3::Y);
             }
         }
         Shot::Stamps => {

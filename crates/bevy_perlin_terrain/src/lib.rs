@@ -67,6 +67,7 @@ mod sets;
 mod space;
 mod stream;
 mod tasks;
+mod weather;
 
 pub use perlin_core;
 
@@ -82,6 +83,7 @@ pub use config::{
     ScatterLayer, Snow, SoftRange, StampOp, StampShape, TerrainColors, TerrainConfig,
     TerrainConfigLoadError, TerrainConfigSource, TerrainPath, TerrainStamp, Water,
 };
+pub use config::{Clouds, Waves};
 pub use edit::TerrainEditPlugin;
 pub use ground::{
     ActiveTerrainConfig, GroundEdits, TerrainGroundChanged, TerrainGroundPlugin, TerrainSampler,
@@ -90,10 +92,11 @@ pub use ground::{
 pub use plugin::PerlinTerrainPlugin;
 #[cfg(feature = "render")]
 pub use render::{
-    ATTRIBUTE_WATER_DEEP, ATTRIBUTE_WATER_SHALLOW, ATTRIBUTE_WATER_SKY, GroundLook,
-    TerrainMaterial, TerrainMaterialExtension, TerrainMaterials, TerrainRenderPlugin,
-    TerrainShading, TerrainTextures, TerrainWater, WaterMaterial, WaterMaterialExtension,
-    WaterShading,
+    ATTRIBUTE_WATER_DEEP, ATTRIBUTE_WATER_SHALLOW, ATTRIBUTE_WATER_SKY, ATTRIBUTE_WAVE_SHARE,
+    CloudLook, CloudMaterial, CloudMaterialExtension, GroundLook, TerrainClouds, TerrainMaterial,
+    TerrainMaterialExtension, TerrainMaterials, TerrainRenderPlugin, TerrainShading,
+    TerrainTextures, TerrainWater, TerrainWaves, WaterMaterial, WaterMaterialExtension,
+    WaterShading, WeatherUniform,
 };
 pub use scatter::{
     ScatterCell, ScatterInstance, ScatterRegistry, ScatterSpawned, ScatterVisual, ScatterVisuals,
@@ -104,6 +107,7 @@ pub use stream::{
     ChunkDespawned, ChunkInfo, ChunkRegistry, ChunkRemeshed, ChunkSpawned, TerrainChunk,
     TerrainRoot, TerrainStreamingPlugin, TerrainViewer,
 };
+pub use weather::{TerrainClock, TerrainClockPlugin};
 
 /// Everything a game needs, in one `use`: the plugin group and its parts, the components and
 /// resources a game touches, the messages, and every type a config is written with.
@@ -118,12 +122,14 @@ pub mod prelude {
         TerrainRenderMode, TerrainRoot, TerrainSampler, TerrainScatterPlugin, TerrainStamp,
         TerrainStreamingPlugin, TerrainSystems, TerrainViewer, Water,
     };
+    pub use crate::{Clouds, TerrainClock, TerrainClockPlugin, Waves};
     #[cfg(feature = "avian")]
     pub use crate::{
         ColliderRegistry, TerrainColliderAnchor, TerrainColliderChunk, TerrainColliderPlugin,
     };
     #[cfg(feature = "render")]
     pub use crate::{
-        TerrainMaterial, TerrainMaterials, TerrainRenderPlugin, TerrainTextures, TerrainWater,
+        TerrainClouds, TerrainMaterial, TerrainMaterials, TerrainRenderPlugin, TerrainTextures,
+        TerrainWater, TerrainWaves,
     };
 }

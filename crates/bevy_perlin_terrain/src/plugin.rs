@@ -7,6 +7,7 @@ use crate::edit::TerrainEditPlugin;
 use crate::ground::TerrainGroundPlugin;
 use crate::scatter::TerrainScatterPlugin;
 use crate::stream::TerrainStreamingPlugin;
+use crate::weather::TerrainClockPlugin;
 use bevy::app::PluginGroupBuilder;
 use bevy::prelude::*;
 
@@ -28,7 +29,7 @@ use bevy::prelude::*;
 ///
 /// A [`PluginGroup`] of one plugin per part, in data-path order:
 /// [`TerrainGroundPlugin`] (the config put in force, its tables and the sampler; every other
-/// part needs it),
+/// part needs it), [`TerrainClockPlugin`] (the time the clouds and waves are drawn at),
 /// [`TerrainEditPlugin`] (stamps and paths), [`TerrainStreamingPlugin`] (the chunks),
 /// [`TerrainScatterPlugin`] (the scatter layers), `TerrainRenderPlugin` (feature `render`: the
 /// materials and the sea) and `TerrainColliderPlugin` (feature `avian`: the colliders). A game
@@ -82,6 +83,7 @@ impl PluginGroup for PerlinTerrainPlugin {
                 source: self.source,
                 colors_in_mesh: self.render_mode == TerrainRenderMode::VertexColors,
             })
+            .add(TerrainClockPlugin)
             .add(TerrainEditPlugin)
             .add(TerrainStreamingPlugin)
             .add(TerrainScatterPlugin);

@@ -130,6 +130,61 @@ impl Perlin {
         )
     }
 
+    /// 3D Perlin noise with its analytic gradient `(n, [∂n/∂x, ∂n/∂y, ∂n/∂z])`: the value is
+    /// [`Perlin::sample3`]'s, for surfaces that move through the third axis (waves over time)
+    /// and need exact normals.
+    pub fn sample3_with_gradient(
+        &self,
+        tables: &NoiseTables,
+        x: f64,
+        y: f64,
+        z: f64,
+    ) -> (f64, [f64; 3]) {
+        let cells = [cell(x), cell(y), cell(z)];
+        let f = cells.map(|(_, f)| f);
+        let u = f.map(|f| self.fade.apply(f));
+        let du = f.map(|f| self.fade.derivative(f));
+        // The eight corners' gradients and dot products, corner k having bit a set for +1
+        // along axis a.
+        let mut g = [[0.0; 3]; 8];
+        let mut n = [0.0; 8];
+        for k in 0..8 {
+            let bit = |a: usize| ((k >> a) & 1) as i64;
+            let lattice = [0, 1, 2].map(|a| cells[a].0.wrapping_add(bit(a)));
+            g[k] = self.hashing.gradient_3d(tables, lattice);
+            let d = [0, 1, 2].map(|a| f[a] - bit(a) as f64);
+            n[k] = dot3(g[k], d[0], d[1], d[2]);
+        }
+        // The value blended as `sample3` blends it (the same bits); the gradient of
+        // n = Σ_k w_k n_k, with trilinear weights w_k of the faded offsets, is
+        // Σ_k (w_k g_k + n_k ∇w_k).
+        let value = lerp(
+            lerp(lerp(n[0], n[1], u[0]), lerp(n[2], n[3], u[0]), u[1]),
+            lerp(lerp(n[4], n[5], u[0]), lerp(n[6], n[7], u[0]), u[1]),
+            u[2],
+        );
+        let mut grad = [0.0; 3];
+        for k in 0..8 {
+            let mut w = [0.0; 3];
+            let mut dw = [0.0; 3];
+            for a in 0..3 {
+                let one = (k >> a) & 1 == 1;
+                w[a] = if one { u[a] } else { 1.0 - u[a] };
+                dw[a] = if one { du[a] } else { -du[a] };
+            }
+            let weight = w[0] * w[1] * w[2];
+            let dweight = [
+                dw[0] * w[1] * w[2],
+                w[0] * dw[1] * w[2],
+                w[0] * w[1] * dw[2],
+            ];
+            for a in 0..3 {
+                grad[a] += weight * g[k][a] + n[k] * dweight[a];
+            }
+        }
+        (value, grad)
+    }
+
     /// 4D Perlin noise over the 32 hypercube-edge gradients.
     pub fn sample4(&self, tables: &NoiseTables, x: f64, y: f64, z: f64, w: f64) -> f64 {
         let cells = [cell(x), cell(y), cell(z), cell(w)];

@@ -348,7 +348,53 @@ fn water_look(ui: &mut Ui, w: &mut Water) {
         "depth of full color (m)",
     ));
     ui.add(ranged(&mut w.foam, &ranges::WATER_FOAM, "foam (m)"));
-    ui.add(ranged(&mut w.waves, &ranges::WATER_WAVES, "waves"));
+    ui.add(ranged(&mut w.ripples, &ranges::WATER_RIPPLES, "ripples"));
+}
+
+/// The sea's waves, or none.
+pub(super) fn waves(ui: &mut Ui, w: &mut Option<Waves>) {
+    let mut on = w.is_some();
+    ui.checkbox(&mut on, "waves");
+    if !on {
+        *w = None;
+        return;
+    }
+    let w = w.get_or_insert(Waves::default());
+    ui.add(ranged(&mut w.height, &ranges::WAVE_HEIGHT, "height (m)"));
+    ui.add(ranged(&mut w.length, &ranges::WAVE_LENGTH, "length (m)"));
+    ui.add(ranged(
+        &mut w.direction,
+        &ranges::WAVE_DIRECTION,
+        "direction (°)",
+    ));
+    ui.add(ranged(
+        &mut w.shore_depth,
+        &ranges::WAVE_SHORE_DEPTH,
+        "full height from depth (m)",
+    ));
+    ui.add(ranged(&mut w.foam, &ranges::WAVE_FOAM, "foam"));
+}
+
+/// The cloud layer, or a clear sky.
+pub(super) fn clouds(ui: &mut Ui, c: &mut Option<Clouds>) {
+    let mut on = c.is_some();
+    ui.checkbox(&mut on, "clouds");
+    if !on {
+        *c = None;
+        return;
+    }
+    let c = c.get_or_insert(Clouds::default());
+    ui.add(ranged(&mut c.altitude, &ranges::CLOUD_ALTITUDE, "base (m)"));
+    ui.add(ranged(
+        &mut c.thickness,
+        &ranges::CLOUD_THICKNESS,
+        "thickness (m)",
+    ));
+    ui.add(ranged(&mut c.coverage, &ranges::CLOUD_COVERAGE, "coverage"));
+    ui.add(ranged(&mut c.scale, &ranges::CLOUD_SCALE, "size (m)"));
+    ui.add(ranged(&mut c.wind[0], &ranges::CLOUD_WIND, "wind x (m/s)"));
+    ui.add(ranged(&mut c.wind[1], &ranges::CLOUD_WIND, "wind z (m/s)"));
+    ui.add(ranged(&mut c.softness, &ranges::CLOUD_SOFTNESS, "softness"));
 }
 
 /// The colliders' radius and resolution.

@@ -208,6 +208,8 @@ fn draw(mut contexts: EguiContexts, mut panel: ResMut<Panel>) -> Result {
             ui.collapsing("Streaming", |ui| fields::streaming(ui, d));
             ui.collapsing("Colors", |ui| fields::colors(ui, &mut d.colors));
             ui.collapsing("Water", |ui| fields::water(ui, &mut d.water));
+            ui.collapsing("Waves", |ui| fields::waves(ui, &mut d.waves));
+            ui.collapsing("Clouds", |ui| fields::clouds(ui, &mut d.clouds));
             ui.collapsing("Collision", |ui| fields::collision(ui, d));
             ui.collapsing("Biomes", |ui| fields::biomes(ui, d));
             ui.collapsing("Scatter", |ui| fields::scatter(ui, d));

@@ -267,9 +267,12 @@ pub struct Water {
     /// Metres of depth along the shore that foam. Default 0.6; within
     /// [`WATER_FOAM`](super::ranges::WATER_FOAM).
     pub foam: f32,
-    /// How strongly small waves bump the surface, 0 (a mirror) to 1
-    /// ([`WATER_WAVES`](super::ranges::WATER_WAVES)). Default 0.4.
-    pub waves: f32,
+    /// How strongly small ripples bump the surface, 0 (a mirror) to 1
+    /// ([`WATER_RIPPLES`](super::ranges::WATER_RIPPLES)); the sea's waves are the config's
+    /// [`waves`](super::TerrainConfig::waves). Default 0.4. Files written before the waves
+    /// came call it `waves`, which still reads.
+    #[serde(alias = "waves")]
+    pub ripples: f32,
     /// Linear RGB of the sky the surface reflects at grazing angles (match the clear color).
     pub sky: [f32; 3],
 }
@@ -281,7 +284,7 @@ impl Default for Water {
             deep: [0.005, 0.03, 0.06],
             depth: 12.0,
             foam: 0.6,
-            waves: 0.4,
+            ripples: 0.4,
             sky: [0.3, 0.45, 0.65],
         }
     }

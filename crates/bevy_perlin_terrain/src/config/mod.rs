@@ -46,6 +46,7 @@ mod save;
 mod scatter;
 mod source;
 mod validate;
+mod weather;
 
 pub use biome::{Biome, Climate, MAX_BIOMES};
 pub(crate) use biome::{CLIMATE_AXES, NODES_PER_SCALE};
@@ -67,6 +68,7 @@ pub use validate::{
     ConfigError, MAX_COLLIDER_BYTES, MAX_COLLIDER_CHUNKS, MAX_IN_FLIGHT_BYTES, MAX_MESH_BYTES,
     MAX_SCATTER_IN_VIEW, MAX_SCATTER_PER_CHUNK, MAX_UPLOAD_BYTES, MAX_VIEW_CHUNKS,
 };
+pub use weather::{Clouds, Waves};
 
 use bevy::asset::Asset;
 use bevy::prelude::*;
@@ -89,7 +91,7 @@ use serde::{Deserialize, Serialize};
 /// - **what shapes the mesh**: `seed`, `noise`, `height_scale`, `chunk_size`,
 ///   `chunk_resolution`, `skirt_depth`, `climate`, `biomes`: changing one rebuilds every chunk (a new
 ///   [`ActiveTerrainConfig::generation`]);
-/// - **the look**: `colors`, `sea_level`, `water`: the material follows at once (with
+/// - **the look**: `colors`, `sea_level`, `water`, `waves`, `clouds`: the material follows at once (with
 ///   [`TerrainRenderMode::VertexColors`](crate::TerrainRenderMode::VertexColors) they are in the mesh, and
 ///   a change rebuilds every chunk);
 /// - **what is scattered**: `scatter`: the instances of the chunks in view are placed again;
@@ -154,6 +156,11 @@ pub struct TerrainConfig {
     /// The sea surface at `sea_level`; `None` for dry land (the sea bed color still shows
     /// below `sea_level`).
     pub water: Option<Water>,
+    /// Waves on the sea (with `water`); `None` (the default) for a calm sea whose only motion is
+    /// the ripples of `water.ripples`.
+    pub waves: Option<Waves>,
+    /// The cloud layer; `None` (the default) for a clear sky.
+    pub clouds: Option<Clouds>,
     /// The physics colliders around `TerrainColliderAnchor` entities (with the `avian` feature;
     /// ignored without it).
     pub collision: Collision,
@@ -197,6 +204,8 @@ impl Default for TerrainConfig {
             skirt_depth: None,
             colors: TerrainColors::default(),
             water: Some(Water::default()),
+            waves: None,
+            clouds: None,
             collision: Collision::default(),
             scatter: Vec::new(),
             stamps: Vec::new(),
@@ -213,7 +222,7 @@ impl Default for TerrainConfig {
 pub struct ConfigChanges {
     /// What shapes the mesh: seed, noise, heights, chunk geometry, skirts.
     pub mesh: bool,
-    /// The ground's colors and the sea level.
+    /// The ground's colors, the sea level, the water, its waves and the clouds.
     pub look: bool,
     /// View distance, levels of detail, budgets, collision.
     pub streaming: bool,
@@ -246,6 +255,8 @@ impl TerrainConfig {
             skirt_depth,
             colors,
             water,
+            waves,
+            clouds,
             collision,
             scatter,
             // Edits rebuild only the area they change (the edit system compares them).
@@ -270,6 +281,8 @@ impl TerrainConfig {
             look: *colors != old.colors
                 || *sea_level != old.sea_level
                 || *water != old.water
+                || *waves != old.waves
+                || *clouds != old.clouds
                 || biomes
                     .iter()
                     .zip(&old.biomes)

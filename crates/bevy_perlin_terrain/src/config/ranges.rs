@@ -435,8 +435,68 @@ pub const WATER_DEPTH: FieldRange = metres(
 /// `water.foam`.
 pub const WATER_FOAM: FieldRange =
     metres(0.0, 100.0, "depth along the shore that foams").typically(0.0, 10.0);
-/// `water.waves`.
-pub const WATER_WAVES: FieldRange = plain(0.0, 1.0, "how strongly small waves bump the surface");
+/// `water.ripples`.
+pub const WATER_RIPPLES: FieldRange =
+    plain(0.0, 1.0, "how strongly small ripples bump the surface");
+
+// Clouds and waves.
+
+/// `clouds.altitude`.
+pub const CLOUD_ALTITUDE: FieldRange =
+    metres(-1e4, 5e4, "height of the cloud base").typically(200.0, 8000.0);
+/// `clouds.thickness`.
+pub const CLOUD_THICKNESS: FieldRange = metres(
+    1.0,
+    2e4,
+    "from the cloud base to the tops of the thickest clouds",
+)
+.typically(50.0, 3000.0);
+/// `clouds.coverage`.
+pub const CLOUD_COVERAGE: FieldRange = plain(0.0, 1.0, "share of the sky under cloud");
+/// `clouds.scale`.
+pub const CLOUD_SCALE: FieldRange =
+    metres(10.0, 1e6, "across the largest clouds").typically(200.0, 20000.0);
+/// `clouds.wind`.
+pub const CLOUD_WIND: FieldRange = FieldRange::new(
+    -200.0,
+    200.0,
+    "m/s",
+    "the wind carrying the clouds, along x and z",
+)
+.typically(-30.0, 30.0);
+/// `clouds.softness`.
+pub const CLOUD_SOFTNESS: FieldRange = plain(
+    0.01,
+    1.0,
+    "span of noise over which a cloud's edge goes from clear to full",
+);
+/// `waves.height`.
+pub const WAVE_HEIGHT: FieldRange = metres(
+    0.0,
+    30.0,
+    "trough to crest of the largest waves on open water",
+)
+.typically(0.0, 6.0);
+/// `waves.length`.
+pub const WAVE_LENGTH: FieldRange =
+    metres(1.0, 1000.0, "crest to crest of the largest waves").typically(5.0, 200.0);
+/// `waves.direction`.
+pub const WAVE_DIRECTION: FieldRange = FieldRange::new(
+    -360.0,
+    360.0,
+    "°",
+    "where the waves travel: 0 towards -Z, growing towards +X",
+)
+.typically(-180.0, 180.0);
+/// `waves.shore_depth`.
+pub const WAVE_SHORE_DEPTH: FieldRange = metres(
+    0.1,
+    1000.0,
+    "depth of water under which waves are full height",
+)
+.typically(0.5, 50.0);
+/// `waves.foam`.
+pub const WAVE_FOAM: FieldRange = plain(0.0, 1.0, "how much of the crests foam");
 
 // Collision.
 
@@ -705,8 +765,19 @@ pub const FIELD_RANGES: &[(&str, FieldRange)] = &[
     ("water.deep", COLOR),
     ("water.depth", WATER_DEPTH),
     ("water.foam", WATER_FOAM),
-    ("water.waves", WATER_WAVES),
+    ("water.ripples", WATER_RIPPLES),
     ("water.sky", COLOR),
+    ("clouds.altitude", CLOUD_ALTITUDE),
+    ("clouds.thickness", CLOUD_THICKNESS),
+    ("clouds.coverage", CLOUD_COVERAGE),
+    ("clouds.scale", CLOUD_SCALE),
+    ("clouds.wind", CLOUD_WIND),
+    ("clouds.softness", CLOUD_SOFTNESS),
+    ("waves.height", WAVE_HEIGHT),
+    ("waves.length", WAVE_LENGTH),
+    ("waves.direction", WAVE_DIRECTION),
+    ("waves.shore_depth", WAVE_SHORE_DEPTH),
+    ("waves.foam", WAVE_FOAM),
     ("collision.radius", COLLISION_RADIUS),
     ("collision.resolution", COLLISION_RESOLUTION),
     ("scatter[i].density", SCATTER_DENSITY),

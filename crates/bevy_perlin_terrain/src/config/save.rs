@@ -9,8 +9,8 @@
 //! floats come back bit for bit.
 
 use super::{
-    Biome, Climate, Collision, EdgeNoise, Grain, ScatterLayer, Snow, TerrainColors, TerrainConfig,
-    Water,
+    Biome, Climate, Clouds, Collision, EdgeNoise, Grain, ScatterLayer, Snow, TerrainColors,
+    TerrainConfig, Water, Waves,
 };
 use perlin_core::{Erosion, Fbm};
 use serde::Serialize;
@@ -124,6 +124,8 @@ impl_fields!(TerrainConfig {
     leaf sea_level,
     leaf skirt_depth,
     optional water,
+    optional waves,
+    optional clouds,
     nested colors,
     nested collision,
     list scatter,
@@ -225,8 +227,25 @@ impl_fields!(Water {
     leaf deep,
     leaf depth,
     leaf foam,
-    leaf waves,
+    leaf ripples,
     leaf sky,
+});
+
+impl_fields!(Clouds {
+    leaf altitude,
+    leaf thickness,
+    leaf coverage,
+    leaf scale,
+    leaf wind,
+    leaf softness,
+});
+
+impl_fields!(Waves {
+    leaf height,
+    leaf length,
+    leaf direction,
+    leaf shore_depth,
+    leaf foam,
 });
 
 impl_fields!(Collision {
@@ -364,8 +383,21 @@ mod tests {
         ("water.deep", |c| water(c).deep = [0.0, 0.1, 0.2]),
         ("water.depth", |c| water(c).depth = 7.0),
         ("water.foam", |c| water(c).foam = 0.25),
-        ("water.waves", |c| water(c).waves = 0.25),
+        ("water.ripples", |c| water(c).ripples = 0.25),
         ("water.sky", |c| water(c).sky = [0.5, 0.6, 0.7]),
+        ("clouds", |c| c.clouds = Some(Clouds::default())),
+        ("clouds.altitude", |c| clouds(c).altitude = 3100.0),
+        ("clouds.thickness", |c| clouds(c).thickness = 250.0),
+        ("clouds.coverage", |c| clouds(c).coverage = 0.7),
+        ("clouds.scale", |c| clouds(c).scale = 1500.0),
+        ("clouds.wind", |c| clouds(c).wind = [-4.0, 11.0]),
+        ("clouds.softness", |c| clouds(c).softness = 0.1),
+        ("waves", |c| c.waves = Some(Waves::default())),
+        ("waves.height", |c| waves(c).height = 2.5),
+        ("waves.length", |c| waves(c).length = 75.0),
+        ("waves.direction", |c| waves(c).direction = -60.0),
+        ("waves.shore_depth", |c| waves(c).shore_depth = 2.0),
+        ("waves.foam", |c| waves(c).foam = 0.9),
         ("collision.radius", |c| c.collision.radius = 40.0),
         ("collision.resolution", |c| {
             c.collision.resolution = Some(17)
@@ -471,6 +503,14 @@ mod tests {
 
     fn water(c: &mut TerrainConfig) -> &mut Water {
         c.water.get_or_insert_default()
+    }
+
+    fn clouds(c: &mut TerrainConfig) -> &mut Clouds {
+        c.clouds.get_or_insert_default()
+    }
+
+    fn waves(c: &mut TerrainConfig) -> &mut Waves {
+        c.waves.get_or_insert_default()
     }
 
     /// `field` with every index (`[0]`, `[..]`, `[0..2]`) written as `[i]`.

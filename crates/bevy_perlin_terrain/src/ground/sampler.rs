@@ -5,6 +5,7 @@ use super::edits::{GroundEdits, config_edits};
 use super::recipe::GroundRecipe;
 use super::samples::with_thread_samples;
 use crate::config::TerrainConfig;
+use crate::weather::{Weather, cloud_cover, shore_factor, wave_surface};
 use bevy::math::{DVec2, Vec2, Vec3};
 use bevy::prelude::*;
 use perlin_core::{Detail, Fbm, GridSpec, NoiseTables};
@@ -39,6 +40,9 @@ pub struct TerrainSampler {
     /// The stamps and paths.
     #[reflect(ignore)]
     edits: Arc<GroundEdits>,
+    /// The sea level, the waves and the clouds.
+    #[reflect(ignore)]
+    weather: Arc<Weather>,
 }
 
 impl TerrainSampler {
@@ -61,6 +65,15 @@ impl TerrainSampler {
             ground: GroundRecipe::of(config),
             spacing: config.vertex_spacing(0),
             edits: Arc::new(config_edits(config)),
+            weather: Arc::new(Weather::of(config)),
+        }
+    }
+
+    /// Puts the sea and sky of `config` in force (a change of the look keeps the ground).
+    pub(crate) fn set_weather(&mut self, config: &TerrainConfig) {
+        let weather = Weather::of(config);
+        if *self.weather != weather {
+            self.weather = Arc::new(weather);
         }
     }
 
@@ -118,6 +131,73 @@ impl TerrainSampler {
     /// Unit ground normal at `(x, z)`.
     pub fn normal(&self, x: f64, z: f64) -> Vec3 {
         self.sample(x, z).1
+    }
+
+    /// The density of the config's clouds over `(x, z)` at time `t` (seconds, as
+    /// [`TerrainClock`](crate::TerrainClock) counts them): 0 clear to 1 overcast, what the sky
+    /// shows over that point and what shades the ground under it (with the sun overhead); 0
+    /// for a config without `clouds`. Continuous in space and time, the same in every run.
+    pub fn cloud_cover(&self, x: f64, z: f64, t: f64) -> f32 {
+        match &self.weather.clouds {
+            Some(clouds) => cloud_cover(&self.tables, clouds, x, z, t),
+            None => 0.0,
+        }
+    }
+
+    /// The height of the sea's surface at `(x, z)` at time `t` (seconds, as
+    /// [`TerrainClock`](crate::TerrainClock) counts them): `sea_level` plus the config's
+    /// `waves`, which fade to nothing where the water is shallow, so it is `sea_level` itself on
+    /// land (the waves fade with the depth of the water over the ground at the point, so the sea
+    /// never rises over dry land). `None` for a config without `water`, or for a coordinate
+    /// that is not finite. It is the surface the grid of waves around the first viewer draws
+    /// ([`TerrainWaves`](crate::TerrainWaves)), at its vertices within a millimetre, out to
+    /// where the grid fades into the flat far sea, whose waves are in its shading only.
+    pub fn water_height(&self, x: f64, z: f64, t: f64) -> Option<f32> {
+        let sea_level = self.weather.sea_level?;
+        if !(x.is_finite() && z.is_finite() && t.is_finite()) {
+            return None;
+        }
+        let Some(waves) = &self.weather.waves else {
+            return Some(sea_level);
+        };
+        let shore = self.shore(sea_level, waves.shore_depth, x, z);
+        if shore == 0.0 {
+            return Some(sea_level);
+        }
+        let (shape, _) = wave_surface(&self.tables, waves, x, z, t);
+        Some(sea_level + waves.height * shore * shape as f32)
+    }
+
+    /// The unit normal of the sea's surface at `(x, z)` at time `t`: the slope of the waves
+    /// (at the height the shore leaves them; the fade itself is taken as level, as the drawn
+    /// sea shades it); straight up without waves or water.
+    pub fn water_normal(&self, x: f64, z: f64, t: f64) -> Vec3 {
+        let (Some(sea_level), Some(waves)) = (self.weather.sea_level, &self.weather.waves) else {
+            return Vec3::Y;
+        };
+        let shore = self.shore(sea_level, waves.shore_depth, x, z);
+        if shore == 0.0 || !(x.is_finite() && z.is_finite() && t.is_finite()) {
+            return Vec3::Y;
+        }
+        let (_, slope) = wave_surface(&self.tables, waves, x, z, t);
+        let k = f64::from(waves.height * shore);
+        Vec3::new((-k * slope[0]) as f32, 1.0, (-k * slope[1]) as f32).normalize_or(Vec3::Y)
+    }
+
+    /// The share of the waves' full height at `(x, z)`: 0 on land and in the first quarter
+    /// metre of water, rising to 1 where the water is `waves.shore_depth` deeper, by the depth of
+    /// the water over the ground there; 0 without waves or water.
+    pub fn wave_share(&self, x: f64, z: f64) -> f32 {
+        match (self.weather.sea_level, &self.weather.waves) {
+            (Some(sea_level), Some(waves)) => self.shore(sea_level, waves.shore_depth, x, z),
+            _ => 0.0,
+        }
+    }
+
+    /// How tall the waves are at `(x, z)` for the depth of water there (see
+    /// `weather::shore_factor`).
+    fn shore(&self, sea_level: f32, shore_depth: f32, x: f64, z: f64) -> f32 {
+        shore_factor(self.height(x, z), sea_level, shore_depth)
     }
 
     /// The crease mask at `(x, z)`: 0 on ridges and peaks, 1 in gullies and valley floors, ½

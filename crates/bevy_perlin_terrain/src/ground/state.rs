@@ -128,6 +128,11 @@ impl NextGround {
             world.insert_resource(sampler);
             // A new sampler: the config reshaped the ground (or it is the first).
             world.write_message(TerrainGroundChanged::everywhere());
+        } else if self.active.changes.look
+            && let Some(mut sampler) = world.get_resource_mut::<TerrainSampler>()
+        {
+            // The same ground under another sea or sky.
+            sampler.set_weather(&self.active.config);
         }
         world.insert_resource(self.active);
     }

@@ -3,17 +3,23 @@
 //! layers), the [`WaterMaterial`] on a sea surface that follows the viewers, and the
 //! vertex-color fallback. The config's `colors` and `water` drive them, live.
 
+mod clouds;
 mod shadows;
 mod terrain_material;
 mod textures;
 mod water;
+mod waves;
+mod weather;
 
+pub use clouds::{CloudLook, CloudMaterial, CloudMaterialExtension, TerrainClouds};
 pub use terrain_material::{GroundLook, TerrainMaterial, TerrainMaterialExtension, TerrainShading};
 pub use textures::TerrainTextures;
 pub use water::{
-    ATTRIBUTE_WATER_DEEP, ATTRIBUTE_WATER_SHALLOW, ATTRIBUTE_WATER_SKY, TerrainWater,
-    WaterMaterial, WaterMaterialExtension, WaterShading,
+    ATTRIBUTE_WATER_DEEP, ATTRIBUTE_WATER_SHALLOW, ATTRIBUTE_WATER_SKY, ATTRIBUTE_WAVE_SHARE,
+    TerrainWater, WaterMaterial, WaterMaterialExtension, WaterShading,
 };
+pub use waves::TerrainWaves;
+pub use weather::WeatherUniform;
 
 use crate::chunk::TerrainRenderMode;
 use crate::ground::ActiveTerrainConfig;
@@ -38,6 +44,8 @@ pub struct TerrainMaterials {
     pub vertex_colors: Handle<StandardMaterial>,
     /// The sea's material.
     pub water: Handle<WaterMaterial>,
+    /// The cloud layer's material.
+    pub clouds: Handle<CloudMaterial>,
 }
 
 /// Which render mode the plugin was added with.
@@ -67,7 +75,13 @@ impl Plugin for TerrainRenderPlugin {
         app.insert_resource(ActiveRenderMode(self.render_mode))
             .register_type::<TerrainMaterials>()
             .register_type::<TerrainRenderMode>()
-            .add_plugins((textures::TerrainTexturesPlugin, water::TerrainWaterPlugin))
+            .add_plugins((
+                textures::TerrainTexturesPlugin,
+                water::TerrainWaterPlugin,
+                waves::TerrainWavesPlugin,
+                clouds::TerrainCloudsPlugin,
+                weather::WeatherUniformPlugin,
+            ))
             .add_systems(
                 Update,
                 (
@@ -114,6 +128,7 @@ impl Plugin for TerrainRenderPlugin {
             add_materials(app);
             ErasedRenderAssetPlugin::<MeshMaterial3d<TerrainMaterial>>::default().finish(app);
             ErasedRenderAssetPlugin::<MeshMaterial3d<WaterMaterial>>::default().finish(app);
+            ErasedRenderAssetPlugin::<MeshMaterial3d<CloudMaterial>>::default().finish(app);
         }
     }
 }
@@ -130,6 +145,7 @@ fn add_materials(app: &mut App) {
     app.add_plugins((
         MaterialPlugin::<TerrainMaterial>::default(),
         MaterialPlugin::<WaterMaterial>::default(),
+        MaterialPlugin::<CloudMaterial>::default(),
     ))
     .insert_resource(MaterialsAdded);
 }
@@ -163,6 +179,7 @@ fn create_materials(
     terrain: Option<ResMut<Assets<TerrainMaterial>>>,
     standard: Option<ResMut<Assets<StandardMaterial>>>,
     water: Option<ResMut<Assets<WaterMaterial>>>,
+    clouds: Option<ResMut<Assets<CloudMaterial>>>,
     active: Option<Res<ActiveTerrainConfig>>,
 ) {
     let (Some(mut terrain), Some(mut standard), Some(mut water), Some(active)) =
@@ -182,6 +199,8 @@ fn create_materials(
             ..default()
         }),
         water: water.add(water::new_material(config)),
+        // An app without the cloud material's assets draws no clouds.
+        clouds: clouds.map_or_else(Handle::default, |mut c| c.add(clouds::new_material())),
     });
 }
 
@@ -258,11 +277,14 @@ fn update_terrain_shading(
                 .collect()
         })
         .unwrap_or_default();
-    let extension = TerrainMaterialExtension::new(active.config(), &slots, &viewers);
-    // Compare through `Deref` first: a mutable borrow alone re-uploads the material.
-    let unchanged = assets
-        .get(&materials.terrain)
-        .is_some_and(|m| m.extension == extension);
+    let mut extension = TerrainMaterialExtension::new(active.config(), &slots, &viewers);
+    // Compare through `Deref` first: a mutable borrow alone re-uploads the material. The
+    // weather is the weather system's.
+    let current = assets.get(&materials.terrain);
+    if let Some(m) = current {
+        extension.weather = m.extension.weather;
+    }
+    let unchanged = current.is_some_and(|m| m.extension == extension);
     if !unchanged && let Some(mut material) = assets.get_mut(&materials.terrain) {
         material.extension = extension;
     }

@@ -3,7 +3,8 @@
 // tonemapping. The layer rules are those of `ColorRamp` (the vertex-color fallback), per pixel,
 // with every boundary moved by world-space noise. In a world with biomes, each chunk vertex
 // carries the weights of the biomes its ground blends: the shader evaluates the look of each
-// biome that weighs in at a pixel and blends them by those weights.
+// biome that weighs in at a pixel and blends them by those weights. Under the clouds the sun's
+// light is shaded (`weather.wgsl`).
 
 #import bevy_pbr::{
     pbr_fragment::pbr_input_from_standard_material,
@@ -15,6 +16,7 @@
 #import bevy_perlin_terrain::terrain_bindings::shading
 #import bevy_perlin_terrain::terrain_io::{TerrainVertexOutput, bevy_output}
 #import bevy_perlin_terrain::geomorph::nearest_viewer
+#import bevy_perlin_terrain::weather::{cloud_shade, CLOUD_SHADE}
 
 @group(#{MATERIAL_BIND_GROUP}) @binding(101) var albedo_layers: texture_2d_array<f32>;
 @group(#{MATERIAL_BIND_GROUP}) @binding(102) var albedo_sampler: sampler;
@@ -398,6 +400,7 @@ fn fragment(terrain: TerrainVertexOutput, @builtin(front_facing) is_front: bool)
 
     var out: FragmentOutput;
     out.color = apply_pbr_lighting(pbr_input);
+    out.color = vec4(out.color.rgb * (1.0 - CLOUD_SHADE * cloud_shade(p)), out.color.a);
     out.color = main_pass_post_lighting_processing(pbr_input, out.color);
     return out;
 }

@@ -1,7 +1,8 @@
 // What the terrain's vertex shader hands its fragment shader: Bevy's `VertexOutput` (the same
 // locations, under the same shader defs) and, on chunks of a world with biomes, the biomes of
 // the chunk's weight slots and each slot's weight, interpolated across the triangles; on the
-// sea's grid where biomes bring waters of their own, its water looks (as `WaterShading`).
+// sea's grid where biomes bring waters of their own, its water looks (as `WaterShading`); on
+// the grid of waves, the share of their height the shore leaves them.
 #define_import_path bevy_perlin_terrain::terrain_io
 
 #import bevy_pbr::forward_io::VertexOutput
@@ -39,6 +40,10 @@ struct TerrainVertexOutput {
     @location(8) water_shallow: vec4<f32>,
     @location(9) water_deep: vec4<f32>,
     @location(10) water_sky: vec4<f32>,
+#endif
+#ifdef WATER_WAVES
+    // The share of the waves' full height the shore leaves them.
+    @location(11) wave_share: f32,
 #endif
 }
 

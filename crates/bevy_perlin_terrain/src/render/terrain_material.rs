@@ -45,6 +45,10 @@ pub struct TerrainMaterialExtension {
     #[texture(103, dimension = "2d_array")]
     #[sampler(104)]
     pub normals: Option<Handle<Image>>,
+    /// The clouds (for their shade on the ground) and the sun, at this frame's
+    /// [`TerrainClock`](crate::TerrainClock).
+    #[uniform(120)]
+    pub weather: super::WeatherUniform,
 }
 
 /// Layers in the shading table: the sea bed, up to [`MAX_BANDS`] bands, rock, snow (and one
@@ -274,6 +278,7 @@ impl TerrainMaterialExtension {
             shading: TerrainShading::new(config, slots, viewers),
             albedo: slots.albedo.clone(),
             normals: slots.normals.clone(),
+            weather: super::WeatherUniform::default(),
         }
     }
 }
@@ -368,6 +373,7 @@ pub(super) fn add_attributes(
 /// Embeds the terrain and water shaders and the libraries they import.
 pub(super) fn embed_shaders(app: &mut App) {
     bevy::shader::load_shader_library!(app, "noise.wgsl");
+    bevy::shader::load_shader_library!(app, "weather.wgsl");
     bevy::shader::load_shader_library!(app, "terrain_bindings.wgsl");
     bevy::shader::load_shader_library!(app, "terrain_io.wgsl");
     bevy::shader::load_shader_library!(app, "geomorph.wgsl");
@@ -375,6 +381,7 @@ pub(super) fn embed_shaders(app: &mut App) {
     bevy::asset::embedded_asset!(app, "terrain_vertex.wgsl");
     bevy::asset::embedded_asset!(app, "terrain_prepass.wgsl");
     bevy::asset::embedded_asset!(app, "water.wgsl");
+    bevy::asset::embedded_asset!(app, "clouds.wgsl");
 }
 
 /// A new terrain material for `config` (textures follow once loaded).

@@ -3,7 +3,7 @@
 // maps use `terrain_prepass.wgsl`, which morphs through the same function, so every pass draws
 // the same ground. Chunks of a world with biomes pass on their biome weights. The sea's
 // material draws with it too (no morph), passing on its grid's water looks where biomes bring
-// waters of their own.
+// waters of their own; the grid of waves around the viewer moves each vertex with the waves.
 
 #import bevy_pbr::{
     mesh_functions,
@@ -12,6 +12,9 @@
 #import bevy_perlin_terrain::terrain_io::TerrainVertexOutput
 #ifdef TERRAIN_MORPH
 #import bevy_perlin_terrain::geomorph::morphed
+#endif
+#ifdef WATER_WAVES
+#import bevy_perlin_terrain::weather::{water_height, weather}
 #endif
 
 struct Vertex {
@@ -40,6 +43,9 @@ struct Vertex {
     @location(13) water_deep: vec4<f32>,
     @location(14) water_sky: vec4<f32>,
 #endif
+#ifdef WATER_WAVES
+    @location(15) wave_share: f32,
+#endif
 }
 
 @vertex
@@ -56,6 +62,11 @@ fn vertex(v: Vertex) -> TerrainVertexOutput {
 #endif
     out.world_normal = mesh_functions::mesh_normal_local_to_world(normal, v.instance_index);
     out.world_position = mesh_functions::mesh_position_local_to_world(world_from_local, vec4<f32>(position, 1.0));
+#ifdef WATER_WAVES
+    // The sea's grid lies at sea level: each vertex rises and falls with the waves there.
+    out.world_position.y += water_height(out.world_position.xz, v.wave_share) - weather.waves.x;
+    out.wave_share = v.wave_share;
+#endif
     out.position = position_world_to_clip(out.world_position.xyz);
 #ifdef VERTEX_UVS_A
     out.uv = v.uv;

@@ -4,6 +4,7 @@
 //! Where biomes bring waters of their own, the surface is a grid whose vertices carry the
 //! biomes' water looks blended by their weights.
 
+use super::weather::WeatherUniform;
 use super::{ActiveRenderMode, TerrainMaterials};
 use crate::chunk::TerrainRenderMode;
 use crate::config::{TerrainConfig, Water};
@@ -35,6 +36,9 @@ pub struct WaterMaterialExtension {
     /// The config's `water`, packed for the shader.
     #[uniform(100)]
     pub shading: WaterShading,
+    /// The waves (and the clouds) at this frame's [`TerrainClock`](crate::TerrainClock).
+    #[uniform(120)]
+    pub weather: WeatherUniform,
 }
 
 /// The uniform of the water shader.
@@ -45,8 +49,12 @@ pub struct WaterShading {
     pub shallow: Vec4,
     /// Deep color (linear RGB) and the foam width in metres of depth.
     pub deep: Vec4,
-    /// Reflected sky color (linear RGB, added as light) and wave strength.
+    /// Reflected sky color (linear RGB, added as light) and ripple strength.
     pub sky: Vec4,
+    /// The grid of waves around the viewer ([`TerrainWaves`]): its centre (`x`, `z`) and half
+    /// its side (0 without one), where the sea's far surface draws nothing; and the depth under
+    /// which waves are full height.
+    pub waves_area: Vec4,
 }
 
 impl WaterShading {
@@ -55,7 +63,8 @@ impl WaterShading {
         Self {
             shallow: Vec3::from(water.shallow).extend(water.depth),
             deep: Vec3::from(water.deep).extend(water.foam),
-            sky: Vec3::from(water.sky).extend(water.waves),
+            sky: Vec3::from(water.sky).extend(water.ripples),
+            waves_area: Vec4::ZERO,
         }
     }
 }
@@ -84,6 +93,17 @@ pub const ATTRIBUTE_WATER_SKY: MeshVertexAttribute = MeshVertexAttribute::new(
     0x7e22_a1d0_5eed_0007,
     VertexFormat::Float32x4,
 );
+
+/// The share of the waves' full height at a vertex of the grid of waves
+/// ([`TerrainSampler::wave_share`], faded to 0 at the grid's edge).
+pub const ATTRIBUTE_WAVE_SHARE: MeshVertexAttribute = MeshVertexAttribute::new(
+    "TerrainWaveShare",
+    0x7e22_a1d0_5eed_0008,
+    VertexFormat::Float32,
+);
+
+/// The shader location of [`ATTRIBUTE_WAVE_SHARE`].
+const WAVE_LOCATION: u32 = 15;
 
 /// The shader location of [`ATTRIBUTE_WATER_SHALLOW`] (then the deep and sky attributes): past
 /// every location of Bevy's mesh pipeline, as the terrain's own attributes.
@@ -117,6 +137,13 @@ impl MaterialExtension for WaterMaterialExtension {
             &water,
             WATER_LOCATION,
             "WATER_BIOMES",
+        )?;
+        super::terrain_material::add_attributes(
+            descriptor,
+            layout,
+            &[ATTRIBUTE_WAVE_SHARE],
+            WAVE_LOCATION,
+            "WATER_WAVES",
         )
     }
 }
@@ -211,6 +238,7 @@ pub(super) fn new_material(config: &TerrainConfig) -> WaterMaterial {
         },
         extension: WaterMaterialExtension {
             shading: WaterShading::new(&config.water.clone().unwrap_or_default()),
+            weather: WeatherUniform::default(),
         },
     }
 }
@@ -277,7 +305,7 @@ type ViewerWithoutPrepass = (With<Camera3d>, With<TerrainViewer>, Without<DepthP
 /// What the sea's grid was last built for (where biomes bring waters of their own): where,
 /// how large, which ground and which looks.
 #[derive(Clone, PartialEq)]
-struct WaterGrid {
+pub(super) struct WaterGrid {
     centre: Vec2,
     half: f32,
     generation: u64,
@@ -289,7 +317,7 @@ struct WaterGrid {
 /// grid moves in steps of its own spacing (so its vertices stay on the same world positions)
 /// and is rebuilt when it moves.
 #[allow(clippy::too_many_arguments, reason = "a system's parameters")]
-fn place_water(
+pub(super) fn place_water(
     mut commands: Commands,
     render_mode: Res<ActiveRenderMode>,
     active: Option<Res<ActiveTerrainConfig>>,
@@ -385,7 +413,11 @@ fn update_water_shading(
     let Some(water) = &active.config().water else {
         return;
     };
-    let shading = WaterShading::new(water);
+    let mut shading = WaterShading::new(water);
+    // Where the grid of waves is: the waves' system's.
+    if let Some(current) = assets.get(&materials.water) {
+        shading.waves_area = current.extension.shading.waves_area;
+    }
     let unchanged = assets
         .get(&materials.water)
         .is_some_and(|m| m.extension.shading == shading);

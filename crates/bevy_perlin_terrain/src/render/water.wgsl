@@ -1,6 +1,6 @@
 // The water material's fragment shader: color and transparency by the depth of water over the
-// ground (read from the depth prepass), small moving waves, Fresnel reflection of the sky, foam
-// along the shore; then Bevy's PBR lighting, fog and tonemapping. Where biomes bring waters of
+// ground (read from the depth prepass), the waves' exact normal (`weather.wgsl`) with small
+// ripples on it, Fresnel reflection of the sky, foam along the shore and on the crests; then Bevy's PBR lighting, fog and tonemapping. Where biomes bring waters of
 // their own, the look comes from the vertices (each biome's, blended) instead of the uniform.
 
 #import bevy_pbr::{
@@ -14,6 +14,7 @@
 #import bevy_pbr::prepass_utils::prepass_depth
 #endif
 #import bevy_perlin_terrain::noise::{value_noise, fbm3}
+#import bevy_perlin_terrain::weather::{weather, wave_surface, cloud_shade, CLOUD_SHADE}
 #import bevy_perlin_terrain::terrain_io::{TerrainVertexOutput, bevy_output}
 
 struct WaterShading {
@@ -21,8 +22,11 @@ struct WaterShading {
     shallow: vec4<f32>,
     // Deep color, foam width (m of depth).
     deep: vec4<f32>,
-    // Reflected sky color, wave strength.
+    // Reflected sky color, ripple strength.
     sky: vec4<f32>,
+    // The grid of waves around the viewer: its centre (xy) and half its side (z, 0 without
+    // one), and the depth under which waves are full height (w).
+    waves_area: vec4<f32>,
 }
 
 @group(#{MATERIAL_BIND_GROUP}) @binding(100) var<uniform> water: WaterShading;
@@ -32,7 +36,7 @@ fn fragment(sea: TerrainVertexOutput, @builtin(front_facing) is_front: bool) -> 
     let in = bevy_output(sea);
     var pbr_input = pbr_input_from_standard_material(in, is_front);
 #ifdef WATER_BIOMES
-    let shading = WaterShading(sea.water_shallow, sea.water_deep, sea.water_sky);
+    let shading = WaterShading(sea.water_shallow, sea.water_deep, sea.water_sky, water.waves_area);
 #else
     let shading = water;
 #endif
@@ -51,14 +55,41 @@ fn fragment(sea: TerrainVertexOutput, @builtin(front_facing) is_front: bool) -> 
     }
 #endif
 
-    // Waves: two noise layers drifting across each other, as a tilt of the normal that fades
+    // Ripples: two noise layers drifting across each other, as a tilt of the normal that fades
     // with distance (far water is a smooth mirror, without shimmer).
     let distance = length(view.world_position - p);
     let calm = 1.0 - smoothstep(60.0, 400.0, distance);
     let w1 = value_noise(p.xz * 0.45 + vec2(0.31, 0.17) * t);
     let w2 = value_noise(p.xz * 1.7 - vec2(0.23, -0.41) * t);
     let tilt = (w1.yz * 0.45 + w2.yz * 0.25) * 0.3 * shading.sky.w * calm;
-    let n = normalize(vec3(-tilt.x, 1.0, -tilt.y));
+
+    // The waves (`weather.wgsl`, as `TerrainSampler::water_normal`): on the grid around the
+    // viewer at the share of their height its vertices carry; past it, where the grid draws
+    // the sea, this surface draws nothing, and farther out the waves live in the normal only,
+    // fading with distance, at the share the water's depth gives them.
+    var share = 0.0;
+#ifdef WATER_WAVES
+    share = sea.wave_share;
+#else
+    let area = shading.waves_area;
+    let inside = abs(p.xz - area.xy);
+    if area.z > 0.0 && max(inside.x, inside.y) < area.z {
+        discard;
+    }
+    if weather.waves.y > 0.0 {
+        share = smoothstep(0.25, 0.25 + area.w, depth) * (1.0 - smoothstep(1500.0, 5000.0, distance));
+    }
+#endif
+    var n = normalize(vec3(-tilt.x, 1.0, -tilt.y));
+    var crest = 0.0;
+    if share > 0.0 {
+        let surface = wave_surface(p.xz);
+        let slope = weather.waves.y * share * surface.yz;
+        n = normalize(vec3(-slope.x - tilt.x, 1.0, -slope.y - tilt.y));
+        // Foam where a crest stands high: more of them the more `waves.foam` says.
+        let foam_from = 0.45 - 0.3 * weather.waves.z;
+        crest = smoothstep(foam_from, foam_from + 0.2, surface.x) * share * weather.waves.z;
+    }
 
     // Color and opacity by depth; a soft edge where the water thins to nothing.
     let deep = shading.shallow.w;
@@ -73,6 +104,12 @@ fn fragment(sea: TerrainVertexOutput, @builtin(front_facing) is_front: bool) -> 
         let broken = fbm3(p.xz * 0.8 + vec2(0.2, 0.1) * t).x;
         foam = (1.0 - smoothstep(0.0, foam_width, depth + 0.3 * foam_width * broken))
             * smoothstep(0.0, 0.05, depth);
+    }
+    if crest > 0.0 {
+        let broken = 0.5 + 0.5 * fbm3(p.xz * 0.35 + vec2(0.1, -0.2) * t).x;
+        foam = max(foam, crest * broken);
+    }
+    if foam > 0.0 {
         color = mix(color, vec3(0.85, 0.9, 0.92), foam);
         alpha = max(alpha, 0.9 * foam);
     }
@@ -91,6 +128,7 @@ fn fragment(sea: TerrainVertexOutput, @builtin(front_facing) is_front: bool) -> 
 
     var out: FragmentOutput;
     out.color = apply_pbr_lighting(pbr_input);
+    out.color = vec4(out.color.rgb * (1.0 - CLOUD_SHADE * cloud_shade(p)), out.color.a);
     out.color = main_pass_post_lighting_processing(pbr_input, out.color);
     return out;
 }

@@ -12,8 +12,11 @@ mod robustness;
 mod scatter;
 mod stamps;
 mod streaming;
+mod weather;
 
 #[cfg(feature = "render")]
 mod look;
 #[cfg(feature = "avian")]
 mod physics;
+#[cfg(feature = "render")]
+mod weather_shader;

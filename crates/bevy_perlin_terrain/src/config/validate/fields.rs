@@ -4,8 +4,8 @@
 use super::ConfigError;
 use crate::config::ranges::{self, FieldRange};
 use crate::config::{
-    LayerTexture, MAX_BANDS, MAX_LOD, MIN_MORPH, ScatterLayer, SoftRange, TerrainColors,
-    TerrainConfig, Water,
+    Clouds, LayerTexture, MAX_BANDS, MAX_LOD, MIN_MORPH, ScatterLayer, SoftRange, TerrainColors,
+    TerrainConfig, Water, Waves,
 };
 use perlin_core::FieldError;
 
@@ -170,7 +170,7 @@ pub(super) fn validate_water(w: &Water) -> Result<(), ConfigError> {
     color("water.deep", w.deep)?;
     finite_metres("water.depth", w.depth, &ranges::WATER_DEPTH)?;
     finite("water.foam", w.foam, &ranges::WATER_FOAM)?;
-    unit("water.waves", w.waves, &ranges::WATER_WAVES)?;
+    unit("water.ripples", w.ripples, &ranges::WATER_RIPPLES)?;
     color("water.sky", w.sky)
 }
 
@@ -310,6 +310,40 @@ pub(super) fn grid_resolution(
     ))
 }
 
+/// The cloud layer.
+fn validate_clouds(c: &Clouds) -> Result<(), ConfigError> {
+    finite_metres("clouds.altitude", c.altitude, &ranges::CLOUD_ALTITUDE)?;
+    finite_metres("clouds.thickness", c.thickness, &ranges::CLOUD_THICKNESS)?;
+    unit("clouds.coverage", c.coverage, &ranges::CLOUD_COVERAGE)?;
+    finite_metres("clouds.scale", c.scale, &ranges::CLOUD_SCALE)?;
+    for (axis, &v) in ["x", "z"].iter().zip(&c.wind) {
+        let r = &ranges::CLOUD_WIND;
+        FieldError::require(
+            r.contains_f32(v),
+            "clouds.wind",
+            format!("{:?}", c.wind),
+            &format!(
+                "two numbers from {} to {} metres a second (the {axis} one is {v})",
+                r.min as f32, r.max as f32
+            ),
+        )?;
+    }
+    unit("clouds.softness", c.softness, &ranges::CLOUD_SOFTNESS)
+}
+
+/// The waves of the sea.
+fn validate_waves(w: &Waves) -> Result<(), ConfigError> {
+    finite_metres("waves.height", w.height, &ranges::WAVE_HEIGHT)?;
+    finite_metres("waves.length", w.length, &ranges::WAVE_LENGTH)?;
+    degrees("waves.direction", w.direction, &ranges::WAVE_DIRECTION)?;
+    finite_metres(
+        "waves.shore_depth",
+        w.shore_depth,
+        &ranges::WAVE_SHORE_DEPTH,
+    )?;
+    unit("waves.foam", w.foam, &ranges::WAVE_FOAM)
+}
+
 impl TerrainConfig {
     /// The fields of the ground, its chunks and its look, in the order of the struct: the noise,
     /// heights and chunks, the levels of detail, the budgets' own ranges, the sea level and
@@ -385,6 +419,12 @@ impl TerrainConfig {
         validate_colors(&self.colors)?;
         if let Some(water) = &self.water {
             validate_water(water)?;
+        }
+        if let Some(clouds) = &self.clouds {
+            validate_clouds(clouds)?;
+        }
+        if let Some(waves) = &self.waves {
+            validate_waves(waves)?;
         }
         Ok(())
     }
