@@ -55,16 +55,19 @@ fn fragment(plane: VertexOutput, @builtin(front_facing) is_front: bool) -> Fragm
         leave = min(leave, length(ground - eye));
     }
 #endif
-    let fade = 1.0 - smoothstep(0.45 * look.haze.w, look.haze.w, enter);
+    let fade = 1.0 - smoothstep(0.1 * look.haze.w, 0.8 * look.haze.w, enter);
     if leave <= enter || fade <= 0.0 || thickness <= 0.0 {
         discard;
     }
     let step = (leave - enter) / f32(STEPS);
+    // Each pixel's samples shifted by its own fraction of a step (interleaved gradient noise,
+    // Jimenez 2014), so the steps show as fine grain instead of bands.
+    let jitter = fract(52.9829189 * fract(dot(plane.position.xy, vec2(0.06711056, 0.00583715))));
     var transmit = 1.0;
     var light = vec3(0.0);
     let sun = weather.sun.xyz;
     for (var i = 0; i < STEPS; i++) {
-        let q = eye + dir * (enter + (f32(i) + 0.5) * step);
+        let q = eye + dir * (enter + (f32(i) + jitter) * step);
         let h = clamp((q.y - base) / thickness, 0.0, 1.0);
         let cover = cloud_cover(q.xz);
         // Cover above the height's share of the layer is cloud: tall where the cover is dense.

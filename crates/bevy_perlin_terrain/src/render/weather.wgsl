@@ -138,7 +138,7 @@ fn water_normal(xz: vec2<f32>, shore: f32) -> vec3<f32> {
 }
 
 // How much of the sunlight the ground keeps under full cloud: the shade takes this share.
-const CLOUD_SHADE: f32 = 0.55;
+const CLOUD_SHADE: f32 = 0.65;
 
 // The clouds' shade at `p`: the cover where the ray from `p` towards the sun crosses the middle
 // of the layer (0 without clouds, above them, or with the sun at the horizon).

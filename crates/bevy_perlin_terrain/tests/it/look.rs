@@ -558,3 +558,70 @@ fn the_sea_takes_each_biomes_water_blended_across_their_borders() {
     assert!((moved.translation.x - 3000.0).abs() <= place.scale.x / 128.0);
     assert_ne!(other, shallow);
 }
+
+#[test]
+fn the_terrain_water_and_clouds_draw_this_moments_weather() {
+    let config = TerrainConfig {
+        clouds: Some(Clouds::default()),
+        waves: Some(Waves::default()),
+        ..small_config()
+    };
+    let (mut app, _) = look_app(
+        config,
+        TerrainRenderMode::Material,
+        Vec3::new(0.0, 50.0, 0.0),
+    );
+    app.init_asset::<bevy_perlin_terrain::CloudMaterial>();
+    app.world_mut().resource_mut::<TerrainClock>().paused = true;
+    app.world_mut().resource_mut::<TerrainClock>().seconds = 120.0;
+    settle(&mut app);
+    let world = app.world();
+    let materials = world.resource::<TerrainMaterials>();
+    let tables = world.resource::<TerrainTables>().tables().clone();
+    let active = world.resource::<ActiveTerrainConfig>().config().clone();
+    let expected = bevy_perlin_terrain::WeatherUniform::new(&tables, &active, 120.0, Vec3::Y);
+    let water = &world
+        .resource::<Assets<WaterMaterial>>()
+        .get(&materials.water)
+        .expect("water")
+        .extension;
+    assert_eq!(water.weather, expected, "the water's weather");
+    let terrain = &world
+        .resource::<Assets<TerrainMaterial>>()
+        .get(&materials.terrain)
+        .expect("terrain")
+        .extension;
+    assert_eq!(
+        terrain.weather.clouds, expected.clouds,
+        "the ground's clouds"
+    );
+    assert_eq!(
+        terrain.weather.waves,
+        Vec4::ZERO,
+        "the ground needs no waves"
+    );
+    let clouds = world.resource::<Assets<bevy_perlin_terrain::CloudMaterial>>();
+    assert_eq!(
+        clouds
+            .get(&materials.clouds)
+            .expect("clouds")
+            .extension
+            .weather,
+        expected
+    );
+    // The grid of waves around the viewer and the cloud layer over it.
+    let mut app = app;
+    let world = app.world_mut();
+    let waves = world
+        .query_filtered::<&Transform, With<TerrainWaves>>()
+        .iter(world)
+        .count();
+    let layer = world
+        .query_filtered::<&Transform, With<bevy_perlin_terrain::TerrainClouds>>()
+        .iter(world)
+        .next()
+        .copied();
+    assert_eq!(waves, 1);
+    let layer = layer.expect("a cloud layer");
+    assert_eq!(layer.translation.y, 2200.0 + 300.0);
+}
