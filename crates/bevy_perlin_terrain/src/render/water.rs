@@ -51,7 +51,7 @@ pub struct WaterShading {
     pub deep: Vec4,
     /// Reflected sky color (linear RGB, added as light) and ripple strength.
     pub sky: Vec4,
-    /// The grid of waves around the viewer ([`TerrainWaves`]): its centre (`x`, `z`) and half
+    /// The grid of waves around the viewer ([`TerrainWaves`](super::TerrainWaves)): its centre (`x`, `z`) and half
     /// its side (0 without one), where the sea's far surface draws nothing; and the depth under
     /// which waves are full height.
     pub waves_area: Vec4,

@@ -17,10 +17,12 @@ mod clouds;
 mod waves;
 
 pub use clock::{TerrainClock, TerrainClockPlugin};
-pub(crate) use clouds::{CLOUD_OCTAVES, cloud_cover, cloud_octaves, cloud_threshold, smoothstep};
-pub(crate) use waves::{
-    WAVE_OCTAVES, WAVE_STRETCH, shore_factor, wave_direction, wave_octaves, wave_surface,
-};
+pub(crate) use clouds::cloud_cover;
+#[cfg(feature = "render")]
+pub(crate) use clouds::{CLOUD_OCTAVES, cloud_octaves, cloud_threshold, smoothstep};
+pub(crate) use waves::{shore_factor, wave_surface};
+#[cfg(feature = "render")]
+pub(crate) use waves::{WAVE_OCTAVES, WAVE_STRETCH, wave_direction, wave_octaves};
 
 use crate::config::{Clouds, TerrainConfig, Waves};
 
