@@ -20,9 +20,9 @@ pub use clock::{TerrainClock, TerrainClockPlugin};
 pub(crate) use clouds::cloud_cover;
 #[cfg(feature = "render")]
 pub(crate) use clouds::{CLOUD_OCTAVES, cloud_octaves, cloud_threshold, smoothstep};
-pub(crate) use waves::{shore_factor, wave_surface};
 #[cfg(feature = "render")]
 pub(crate) use waves::{WAVE_OCTAVES, WAVE_STRETCH, wave_direction, wave_octaves};
+pub(crate) use waves::{shore_factor, wave_surface};
 
 use crate::config::{Clouds, TerrainConfig, Waves};
 
