@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fails unless a PNG shows terrain: not one flat color, with sky and ground both present.
+"""Fails unless a PNG shows terrain: not one flat color, with sky (or clouds) and ground both present.
 
 Pure standard library (a small PNG decoder), so CI needs nothing but Python.
 usage: check_screenshot.py FILE.png [...]
@@ -65,15 +65,20 @@ def check(path):
     # of the quarter at least, and whatever is within a few levels of it; everything else (hazy
     # hills and lakes included) is ground. A camera facing a hillside has no such color up there
     # (a lake in the corner is not enough), so no sky.
+    # Clouds are sky too: the bright, nearly grey pixels of the picture's top half, when sky-blue
+    # and cloud together cover a fifth of the top quarter.
     blue = lambda p: p[2] > 110 and p[2] > p[0] + 25 and p[2] >= p[1]
+    cloud = lambda p: max(p) - min(p) < 24 and 0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2] > 110
     upper = [p for row in rows[:height // 4:2] for p in row[::2]]
+    top_half = [p for row in rows[:height // 2:2] for p in row[::2]]
     blues = Counter(p for p in upper if blue(p))
     sky = 0.0
+    near = lambda p: False
     if blues:
         top = blues.most_common(1)[0][0]
         near = lambda p: max(abs(a - b) for a, b in zip(p, top)) <= 6
-        if sum(1 for p in upper if near(p)) >= len(upper) / 5:
-            sky = sum(1 for p in pixels if near(p)) / n
+    if sum(1 for p in upper if near(p) or cloud(p)) >= len(upper) / 5:
+        sky = (sum(1 for p in pixels if near(p)) + sum(1 for p in top_half if cloud(p) and not near(p))) / n
     ground = 1.0 - sky
     report = (f"{path}: {width}x{height}, luminance spread {spread:.1f}, {colors} colors, "
               f"sky {sky:.0%}, ground {ground:.0%}")
