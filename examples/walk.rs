@@ -1,5 +1,6 @@
 //! Walk over the terrain with avian3d physics: a capsule that collides with the terrain's
-//! heightfield colliders, and balls that roll down into the valleys.
+//! heightfield colliders, balls that roll down into the valleys, and crates that float on the
+//! nearest water, bobbing with its waves (buoyancy from `TerrainSampler::water_height`).
 //!
 //! ```sh
 //! cargo run --release --example walk
@@ -90,6 +91,11 @@ fn main() -> AppExit {
         Update,
         (place_on_ground, read_input, drop_balls_on_key).before(TerrainSystems::Config),
     )
+    .add_systems(
+        Update,
+        launch_crates.run_if(not(resource_exists::<CratesLaunched>)),
+    )
+    .add_systems(FixedUpdate, float_on_water)
     .add_systems(Update, solid_trees)
     .add_systems(FixedUpdate, walk)
     .add_systems(
@@ -163,6 +169,122 @@ fn setup(
             ..default()
         },
     ));
+}
+
+/// Marks that the crates are on the water (or that there is none near).
+#[derive(Resource)]
+struct CratesLaunched;
+
+/// A crate that floats: a cube `half` metres from its centre to each face.
+#[derive(Component)]
+struct Floating {
+    half: f32,
+}
+
+/// Kilograms per cubic metre: the crates', and the water's.
+const CRATE_DENSITY: f32 = 450.0;
+const WATER_DENSITY: f32 = 1000.0;
+
+/// Puts six crates on the nearest water at least 2 m deep within 1.5 km of the start (none if
+/// there is none), a metre over its surface, once the terrain's sampler exists.
+fn launch_crates(
+    mut commands: Commands,
+    sampler: Option<Res<TerrainSampler>>,
+    clock: Res<TerrainClock>,
+    active: Option<Res<ActiveTerrainConfig>>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<StandardMaterial>>,
+) {
+    let (Some(sampler), Some(active)) = (sampler, active) else {
+        return;
+    };
+    commands.insert_resource(CratesLaunched);
+    let sea = active.config().sea_level;
+    let deep = |p: Vec2| sampler.height(f64::from(p.x), f64::from(p.y)) < sea - 2.0;
+    let Some(water) = (1..150)
+        .flat_map(|ring| (0..24).map(move |k| (ring, k)))
+        .map(|(ring, k)| {
+            Vec2::from_angle(k as f32 * std::f32::consts::TAU / 24.0) * ring as f32 * 10.0
+        })
+        .find(|&p| deep(p))
+    else {
+        return;
+    };
+    info!(
+        "six crates on the water at ({:.0}, {:.0})",
+        water.x, water.y
+    );
+    let half = 0.6;
+    let mesh = meshes.add(Cuboid::from_length(2.0 * half));
+    let wood = materials.add(Color::srgb(0.55, 0.38, 0.2));
+    for k in 0..6 {
+        let p = water + Vec2::new((k % 3) as f32 * 4.0, (k / 3) as f32 * 4.0);
+        let Some(surface) = sampler.water_height(f64::from(p.x), f64::from(p.y), clock.seconds)
+        else {
+            return;
+        };
+        commands.spawn((
+            Name::new("crate"),
+            Floating { half },
+            RigidBody::Dynamic,
+            Collider::cuboid(2.0 * half, 2.0 * half, 2.0 * half),
+            ColliderDensity(CRATE_DENSITY),
+            LinearDamping(0.3),
+            AngularDamping(0.6),
+            TerrainColliderAnchor,
+            Mesh3d(mesh.clone()),
+            MeshMaterial3d(wood.clone()),
+            Transform::from_xyz(p.x, surface + 1.0, p.y)
+                .with_rotation(Quat::from_rotation_y(k as f32 * 0.7)),
+        ));
+    }
+}
+
+/// Buoyancy: each floating crate's four quarters are pushed up by the weight of the water they
+/// displace below the sea's surface there and then (`water_height` at the quarter's centre,
+/// at the [`TerrainClock`]'s time), at the quarter's centre, so a crate rides and tilts with the
+/// waves; the water drags on what is in it.
+fn float_on_water(
+    sampler: Option<Res<TerrainSampler>>,
+    clock: Res<TerrainClock>,
+    gravity: Res<Gravity>,
+    mut crates: Query<(Forces, &GlobalTransform, &Floating)>,
+    mut steps: Local<u32>,
+) {
+    let Some(sampler) = sampler else { return };
+    *steps += 1;
+    for (mut forces, at, floating) in &mut crates {
+        let h = floating.half;
+        let mut submerged = 0.0;
+        for (dx, dz) in [(-0.5, -0.5), (0.5, -0.5), (-0.5, 0.5), (0.5, 0.5)] {
+            let quarter = at.transform_point(Vec3::new(dx * h, 0.0, dz * h));
+            let Some(surface) =
+                sampler.water_height(f64::from(quarter.x), f64::from(quarter.z), clock.seconds)
+            else {
+                continue;
+            };
+            // The quarter's column of crate under the surface, bottom at `y − half`.
+            let depth = (surface - (quarter.y - h)).clamp(0.0, 2.0 * h);
+            let volume = depth * h * h;
+            submerged += depth / (2.0 * h) / 4.0;
+            let lift = -gravity.0 * WATER_DENSITY * volume;
+            forces.apply_force_at_point(lift, quarter);
+        }
+        if *steps % 128 == 0 {
+            let surface = sampler.water_height(
+                f64::from(at.translation().x),
+                f64::from(at.translation().z),
+                clock.seconds,
+            );
+            debug!(
+                "crate centre {:.2} m over the water",
+                surface.map_or(f32::NAN, |s| at.translation().y - s)
+            );
+        }
+        let velocity = forces.linear_velocity();
+        let mass = CRATE_DENSITY * 8.0 * h * h * h;
+        forces.apply_force(-velocity * 1.5 * mass * submerged);
+    }
 }
 
 /// Puts the walker on the ground once the terrain exists (the sampler knows the height before

@@ -67,7 +67,9 @@ def check(path):
     # (a lake in the corner is not enough), so no sky.
     # Clouds are sky too: the bright, nearly grey pixels of the picture's top half, when sky-blue
     # and cloud together cover a fifth of the top quarter.
-    blue = lambda p: p[2] > 110 and p[2] > p[0] + 25 and p[2] >= p[1]
+    # Sky-blue by day; the warm haze of a sunset.
+    blue = lambda p: (p[2] > 110 and p[2] > p[0] + 25 and p[2] >= p[1]) or (
+        p[0] > 140 and p[0] >= p[1] >= p[2] and p[0] > p[2] + 40)
     cloud = lambda p: max(p) - min(p) < 24 and 0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2] > 110
     upper = [p for row in rows[:height // 4:2] for p in row[::2]]
     top_half = [p for row in rows[:height // 2:2] for p in row[::2]]

@@ -21,7 +21,9 @@
 //! looks at them from 80 m up;
 //! `TERRAIN_SHOT=border` looks down from 450 m up at the nearest border between two biomes of
 //! different looks; `TERRAIN_SHOT=shore` looks at the nearest shore from 12 m over the sea, the
-//! waves coming in. `TERRAIN_SHOT=flight` flies on at 300 m/s (5 m a frame) 80 m over the ground and saves a
+//! waves coming in; `TERRAIN_SHOT=sunset` looks west into the sun at half past six from 300 m
+//! up. `TERRAIN_TIME_OF_DAY=18.5` sets the time of day (hours; T and Shift+T move it).
+//! `TERRAIN_SHOT=flight` flies on at 300 m/s (5 m a frame) 80 m over the ground and saves a
 //! picture every 12 frames (`out-frame1.png`, …) before the settled one. These modes hold the
 //! [`TerrainClock`] at ten minutes, so the clouds and waves are the same in every run. `TERRAIN_VIEW=30000`
 //! sets the view distance for the picture. `TERRAIN_COMPARE_SCATTER=1` logs the frame time with the scatter instances
@@ -60,7 +62,7 @@ mod stats;
 #[path = "../support/mod.rs"]
 mod support;
 
-const SKY: Color = Color::srgb(0.45, 0.68, 0.95);
+const SKY: Color = support::DAY_SKY;
 /// The camera never goes lower than this above the ground.
 const CLEARANCE: f32 = 1.5;
 
@@ -125,13 +127,27 @@ fn main() -> AppExit {
         ..default()
     })
     .insert_resource(preset)
+    .insert_resource(
+        std::env::var("TERRAIN_TIME_OF_DAY")
+            .ok()
+            .and_then(|h| h.parse().ok())
+            .filter(|h: &f32| h.is_finite())
+            .map_or_else(support::TimeOfDay::default, |hours| support::TimeOfDay {
+                hours,
+            }),
+    )
     .add_systems(Startup, (setup, support::scatter_looks))
+    .add_systems(
+        Update,
+        support::follow_time_of_day.run_if(resource_changed::<support::TimeOfDay>),
+    )
     .add_systems(
         Update,
         (
             switch_preset.run_if(not(bevy_egui::input::egui_wants_any_keyboard_input)),
             stamp_on_key.run_if(not(bevy_egui::input::egui_wants_any_keyboard_input)),
             toggle_scatter,
+            time_of_day_on_key.run_if(not(bevy_egui::input::egui_wants_any_keyboard_input)),
             follow_config,
             keep_above_ground,
             update_hud,
@@ -259,6 +275,14 @@ fn stamp_on_key(
 }
 
 /// G hides or shows every scattered instance (and those that appear while hidden).
+/// T moves the time of day on by half an hour, Shift+T back.
+fn time_of_day_on_key(keys: Res<ButtonInput<KeyCode>>, mut time: ResMut<support::TimeOfDay>) {
+    if keys.just_pressed(KeyCode::KeyT) {
+        let back = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
+        time.hours = (time.hours + if back { -0.5 } else { 0.5 }).rem_euclid(24.0);
+    }
+}
+
 fn toggle_scatter(
     keys: Res<ButtonInput<KeyCode>>,
     mut shown: Local<Option<bool>>,
@@ -346,7 +370,7 @@ fn update_hud(
     let p = camera.translation;
     let levels = registry.iter().map(|c| c.lod).max().map_or(0, |l| l + 1);
     hud.0 = format!(
-        "{fps:.0} fps   chunks {} in {levels} levels   tasks {}   scattered {}\nposition {:.0}, {:.0}, {:.0}   preset {} ({}/{})\nWASD fly | E/Q up/down | Shift fast | wheel speed | right mouse or M look | number keys presets | G scatter | Tab panel",
+        "{fps:.0} fps   chunks {} in {levels} levels   tasks {}   scattered {}\nposition {:.0}, {:.0}, {:.0}   preset {} ({}/{})\nWASD fly | E/Q up/down | Shift fast | wheel speed | right mouse or M look | number keys presets | G scatter | T/Shift+T time of day | Tab panel",
         registry.loaded_count(),
         registry.tasks_in_flight(),
         scatter.instance_count(),
@@ -390,6 +414,8 @@ enum Shot {
     Border,
     /// The nearest shore ahead, seen from 12 m over the sea 90 m out: the waves coming in.
     Shore,
+    /// Half past six in the evening, 300 m over the ground, looking west into the setting sun.
+    Sunset,
 }
 
 impl ScriptedFlight {
@@ -409,6 +435,7 @@ impl ScriptedFlight {
             Some("stamps") => Shot::Stamps,
             Some("border") => Shot::Border,
             Some("shore") => Shot::Shore,
+            Some("sunset") => Shot::Sunset,
             _ => Shot::Plain,
         };
         Self {
@@ -429,6 +456,7 @@ fn fly_script(
     registry: Res<ChunkRegistry>,
     sampler: Option<Res<TerrainSampler>>,
     active: Option<Res<ActiveTerrainConfig>>,
+    mut time: ResMut<support::TimeOfDay>,
     mut camera: Single<&mut Transform, With<Camera3d>>,
 ) {
     if !run.hold {
@@ -533,6 +561,12 @@ fn fly_script(
                 camera.translation = out.with_y(sea + 12.0);
                 camera.look_at(shore.with_y(sea) + direction * 60.0, Vec3::Y);
             }
+        }
+        Shot::Sunset => {
+            time.hours = 18.5;
+            let p = camera.translation;
+            camera.translation.y = sampler.height(p.x as f64, p.z as f64).max(0.0) + 300.0;
+            camera.look_to(Vec3::new(-1.0, -0.07, 0.15), Vec3::Y);
         }
         Shot::Stamps => {
             // The site 150 m ahead at its ground's height, the crater 70 m to its right; the

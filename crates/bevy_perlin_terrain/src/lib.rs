@@ -28,6 +28,9 @@
 //! material, which morphs each level into the next, and the sea (`render/`); the scatter
 //! layers' instances on their own full-detail grid around the viewers (`scatter/`); with the
 //! `avian` feature, heightfield colliders around every `TerrainColliderAnchor` body (`collider/`).
+//! The clouds and the sea's waves are functions of position and time from the same seeded
+//! noise (`weather/`, at the [`TerrainClock`]'s time), which the sampler answers and the
+//! shaders draw (`render/weather.wgsl`).
 //! `sets.rs` and `space.rs` are the leaves every stage shares: the system sets and looks, and
 //! the terrain's own space.
 //!
