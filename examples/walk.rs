@@ -270,7 +270,7 @@ fn float_on_water(
             let lift = -gravity.0 * WATER_DENSITY * volume;
             forces.apply_force_at_point(lift, quarter);
         }
-        if *steps % 128 == 0 {
+        if steps.is_multiple_of(128) {
             let surface = sampler.water_height(
                 f64::from(at.translation().x),
                 f64::from(at.translation().z),
