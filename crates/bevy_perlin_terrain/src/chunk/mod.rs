@@ -15,6 +15,8 @@ mod color;
 mod job;
 mod mesh;
 mod topology;
+#[cfg(feature = "render")]
+pub(crate) use topology::grid_triangles;
 
 pub use biomes::{
     ATTRIBUTE_BIOME_WEIGHTS, ATTRIBUTE_BIOME_WEIGHTS_HIGH, ATTRIBUTE_BIOMES, MAX_CHUNK_BIOMES,

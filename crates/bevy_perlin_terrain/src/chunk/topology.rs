@@ -70,6 +70,28 @@ fn write_indices<T: VertexIndex, const N: usize>(out: &mut [T], vertices: [usize
     }
 }
 
+/// Two triangles per quad of the `n × n` grid vertices (row-major, `x` first) into `grid`
+/// (`6 (n − 1)²` indices), counter-clockwise seen from above (+Y).
+fn fill_grid<T: VertexIndex>(grid: &mut [T], n: usize) {
+    let quads = n - 1;
+    for (j, row) in grid.chunks_exact_mut(6 * quads).enumerate() {
+        for (v00, quad) in (j * n..).zip(row.chunks_exact_mut(6)) {
+            let (v10, v01, v11) = (v00 + 1, v00 + n, v00 + n + 1);
+            write_indices(quad, [v00, v01, v10, v10, v01, v11]);
+        }
+    }
+}
+
+/// The triangle list of a plain `n × n` grid of vertices (row-major, `x` first), as a chunk's
+/// without its skirts: the sea's grids.
+#[cfg(feature = "render")]
+pub(crate) fn grid_triangles(n: usize) -> Vec<u32> {
+    let quads = n.max(2) - 1;
+    let mut indices = vec![0; 6 * quads * quads];
+    fill_grid(&mut indices, quads + 1);
+    indices
+}
+
 /// The triangle list of a chunk of `n × n` grid vertices followed by its `4n` skirt vertices:
 /// two triangles per quad, counter-clockwise seen from above (+Y), then each skirt strip in
 /// both windings so it shows from any side.
@@ -77,12 +99,7 @@ pub(super) fn triangles<T: VertexIndex>(n: usize) -> Vec<T> {
     let quads = n - 1;
     let mut indices = vec![T::at(0); 6 * quads * quads + 4 * 12 * quads];
     let (grid, skirts) = indices.split_at_mut(6 * quads * quads);
-    for (j, row) in grid.chunks_exact_mut(6 * quads).enumerate() {
-        for (v00, quad) in (j * n..).zip(row.chunks_exact_mut(6)) {
-            let (v10, v01, v11) = (v00 + 1, v00 + n, v00 + n + 1);
-            write_indices(quad, [v00, v01, v10, v10, v01, v11]);
-        }
-    }
+    fill_grid(grid, n);
     let mut strips = skirts.chunks_exact_mut(12);
     let mut low = n * n;
     for edge in skirt_edges(n) {

@@ -194,20 +194,7 @@ fn water_mesh(
         .map(|(i, j)| [unit(i) - 0.5, 0.0, unit(j) - 0.5])
         .collect();
     let uvs: Vec<[f32; 2]> = grid.map(|(i, j)| [unit(i), unit(j)]).collect();
-    // Two triangles a quad, counter-clockwise seen from above.
-    let mut indices = Vec::with_capacity(6 * WATER_GRID * WATER_GRID);
-    for j in 0..WATER_GRID {
-        for i in 0..WATER_GRID {
-            let [a, b, c, d] = [
-                j * n + i,
-                j * n + i + 1,
-                (j + 1) * n + i,
-                (j + 1) * n + i + 1,
-            ]
-            .map(|v| v as u32);
-            indices.extend([a, c, b, b, c, d]);
-        }
-    }
+    let indices = crate::chunk::grid_triangles(n);
     let attribute = |k: usize| shading.iter().map(|s| s[k].to_array()).collect::<Vec<_>>();
     Mesh::new(
         PrimitiveTopology::TriangleList,

@@ -95,19 +95,7 @@ fn wave_mesh(
             shares.push(shore_factor(heights[j * n + i], sea_level, shore_depth) * edge);
         }
     }
-    let mut indices = Vec::with_capacity(6 * WAVE_GRID * WAVE_GRID);
-    for j in 0..WAVE_GRID {
-        for i in 0..WAVE_GRID {
-            let [a, b, c, d] = [
-                j * n + i,
-                j * n + i + 1,
-                (j + 1) * n + i,
-                (j + 1) * n + i + 1,
-            ]
-            .map(|v| v as u32);
-            indices.extend([a, c, b, b, c, d]);
-        }
-    }
+    let indices = crate::chunk::grid_triangles(n);
     Some(
         Mesh::new(
             PrimitiveTopology::TriangleList,

@@ -11,6 +11,15 @@ use terrain_test_support::HeadlessApp;
 
 pub use terrain_test_support::{run_until, settle, settled};
 
+/// The error `parse_config` gives for `ron` read as `terrain/bad.terrain.ron` (a panic if it
+/// accepts it).
+pub fn error_text(ron: &str) -> String {
+    match bevy_perlin_terrain::config::parse_config("terrain/bad.terrain.ron", ron.as_bytes()) {
+        Ok(config) => panic!("accepted {config:?}"),
+        Err(e) => e.to_string(),
+    }
+}
+
 /// A small, quick terrain: 32 m chunks of 17 vertices, full detail to 160 m, a 400 m view in
 /// three levels (32, 64 and 128 m chunks).
 pub fn small_config() -> TerrainConfig {

@@ -10,13 +10,6 @@ use bevy_perlin_terrain::config::{TerrainConfigLoadError, parse_config};
 use bevy_perlin_terrain::prelude::*;
 use bevy_perlin_terrain::{TerrainTables, config};
 
-fn error_text(ron: &str) -> String {
-    match parse_config("terrain/bad.terrain.ron", ron.as_bytes()) {
-        Ok(config) => panic!("accepted {config:?}"),
-        Err(e) => e.to_string(),
-    }
-}
-
 #[test]
 fn out_of_range_values_name_the_file_the_field_and_the_range() {
     let chunks_in_view = format!("at most {} chunks in view", config::MAX_VIEW_CHUNKS);

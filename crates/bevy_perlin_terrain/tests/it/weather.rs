@@ -3,6 +3,7 @@
 //! a clock that wrapped would jump), the same in every run; waves that fade at the shore and
 //! never flood the land; bad `clouds` and `waves` fields refused by name.
 
+use crate::common::error_text;
 use bevy::prelude::*;
 use bevy_perlin_terrain::config::parse_config;
 use bevy_perlin_terrain::perlin_core::NoiseTables;
@@ -288,12 +289,9 @@ fn bad_clouds_and_waves_fields_are_refused_by_name() {
         ),
         ("(waves: Some((foam: -1.0)))", "waves.foam", "0 to 1"),
     ] {
-        let error = match parse_config("terrain/sky.terrain.ron", ron.as_bytes()) {
-            Ok(config) => panic!("{ron} accepted: {config:?}"),
-            Err(e) => e.to_string(),
-        };
+        let error = error_text(ron);
         assert!(
-            error.contains("terrain/sky.terrain.ron")
+            error.contains("terrain/bad.terrain.ron")
                 && error.contains(field)
                 && error.contains(allowed),
             "{ron}: {error}"
