@@ -27,7 +27,9 @@
 //! → chunk entities with [`TerrainChunk`] and `Mesh3d` under one [`TerrainRoot`] → their
 //! material, which morphs each level into the next, and the sea (`render/`); the scatter
 //! layers' instances on their own full-detail grid around the viewers (`scatter/`); with the
-//! `avian` feature, heightfield colliders around every `TerrainColliderAnchor` body (`collider/`).
+//! `avian` feature, heightfield colliders around every `TerrainColliderAnchor` body (`collider/`);
+//! with the `navigation` feature, navigation tiles around every `TerrainNavigator` and the agents
+//! that walk them (`navigation/`).
 //! The clouds and the sea's waves are functions of position and time from the same seeded
 //! noise (`weather/`, at the [`TerrainClock`]'s time), which the sampler answers and the
 //! shaders draw (`render/weather.wgsl`).
@@ -42,6 +44,9 @@
 //!   colliders; with it, the materials are added only when the app has Bevy's `RenderPlugin`.
 //! - `avian`: static heightfield colliders for avian3d 0.7 around every `TerrainColliderAnchor` body
 //!   (see `collider`).
+//! - `navigation`: navigation meshes built tile by tile around every `TerrainNavigator`, paths
+//!   across them (`TerrainNavigation::find_path`) and agents that walk them (`TerrainAgent`),
+//!   on landmass 0.9 (see `navigation`).
 //!
 //! The config, the state resources and the components derive `Reflect` and are registered, for
 //! inspectors; the plugin's own state is hidden from reflection.
@@ -61,6 +66,8 @@ pub mod collider;
 pub mod config;
 mod edit;
 mod ground;
+#[cfg(feature = "navigation")]
+pub mod navigation;
 mod plugin;
 mod recover;
 #[cfg(feature = "render")]
@@ -86,8 +93,13 @@ pub use config::{
     ScatterLayer, Snow, SoftRange, StampOp, StampShape, TerrainColors, TerrainConfig,
     TerrainConfigLoadError, TerrainConfigSource, TerrainPath, TerrainStamp, Water,
 };
-pub use config::{Clouds, Waves};
+pub use config::{Clouds, Navigation, Waves};
 pub use edit::TerrainEditPlugin;
+#[cfg(feature = "navigation")]
+pub use navigation::{
+    TerrainAgent, TerrainAgentMotion, TerrainAgentStatus, TerrainNavigation,
+    TerrainNavigationPlugin, TerrainNavigator,
+};
 pub use ground::{
     ActiveTerrainConfig, GroundEdits, TerrainGroundChanged, TerrainGroundPlugin, TerrainSampler,
     TerrainTables,
@@ -125,7 +137,12 @@ pub mod prelude {
         TerrainRenderMode, TerrainRoot, TerrainSampler, TerrainScatterPlugin, TerrainStamp,
         TerrainStreamingPlugin, TerrainSystems, TerrainViewer, Water,
     };
-    pub use crate::{Clouds, TerrainClock, TerrainClockPlugin, Waves};
+    pub use crate::{Clouds, Navigation, TerrainClock, TerrainClockPlugin, Waves};
+    #[cfg(feature = "navigation")]
+    pub use crate::{
+        TerrainAgent, TerrainAgentMotion, TerrainAgentStatus, TerrainNavigation,
+        TerrainNavigationPlugin, TerrainNavigator,
+    };
     #[cfg(feature = "avian")]
     pub use crate::{
         ColliderRegistry, TerrainColliderAnchor, TerrainColliderChunk, TerrainColliderPlugin,

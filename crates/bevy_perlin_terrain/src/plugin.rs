@@ -32,7 +32,8 @@ use bevy::prelude::*;
 /// part needs it), [`TerrainClockPlugin`] (the time the clouds and waves are drawn at),
 /// [`TerrainEditPlugin`] (stamps and paths), [`TerrainStreamingPlugin`] (the chunks),
 /// [`TerrainScatterPlugin`] (the scatter layers), `TerrainRenderPlugin` (feature `render`: the
-/// materials and the sea) and `TerrainColliderPlugin` (feature `avian`: the colliders). A game
+/// materials and the sea), `TerrainColliderPlugin` (feature `avian`: the colliders) and
+/// `TerrainNavigationPlugin` (feature `navigation`: the navigation tiles and agents). A game
 /// leaves a part out as with Bevy's own groups:
 ///
 /// ```
@@ -93,6 +94,8 @@ impl PluginGroup for PerlinTerrainPlugin {
         });
         #[cfg(feature = "avian")]
         let group = group.add(crate::collider::TerrainColliderPlugin);
+        #[cfg(feature = "navigation")]
+        let group = group.add(crate::navigation::TerrainNavigationPlugin);
         group
     }
 }

@@ -33,6 +33,10 @@ pub enum TerrainSystems {
     /// builds and places them. After it, every body has ground under it for the next physics
     /// steps.
     Colliders,
+    /// Keeps the navigation tiles around `TerrainNavigator` entities (the `navigation`
+    /// feature): plans and builds them, joins finished ones into the navigation, and steers the
+    /// `TerrainAgent` entities. After it, `TerrainNavigation::find_path` sees this frame's tiles.
+    Navigation,
     /// Places the scatter layers on the full-detail cells around the viewers and spawns their
     /// instances.
     Scatter,

@@ -41,6 +41,7 @@ mod edits;
 mod loader;
 mod lod;
 mod look;
+mod navigation;
 pub mod ranges;
 mod save;
 mod scatter;
@@ -60,6 +61,7 @@ pub(crate) use loader::TerrainConfigLoader;
 pub use loader::{TerrainConfigLoadError, parse_config};
 pub(crate) use lod::{HYSTERESIS, REPLAN};
 pub use lod::{LodLayout, MAX_LOD, MIN_MORPH};
+pub use navigation::Navigation;
 pub use look::{EdgeNoise, Grain, HeightBand, LayerTexture, MAX_BANDS, Snow, TerrainColors, Water};
 pub use ranges::{FIELD_RANGES, FieldRange, markdown_table};
 pub use scatter::{FarColor, MAX_FAR_COLORS, MAX_SCATTER_LAYERS, ScatterLayer, SoftRange};
@@ -95,6 +97,8 @@ use serde::{Deserialize, Serialize};
 ///   [`TerrainRenderMode::VertexColors`](crate::TerrainRenderMode::VertexColors) they are in the mesh, and
 ///   a change rebuilds every chunk);
 /// - **what is scattered**: `scatter`: the instances of the chunks in view are placed again;
+/// - **where agents walk**: `navigation`: every navigation tile is built again (feature
+///   `navigation`);
 /// - **how it streams**: `view_distance`, `lod_distance`, `max_tasks_in_flight`,
 ///   `max_uploads_per_frame`, `collision`: changing one applies at once, and only chunks that
 ///   the new layout splits or merges are rebuilt (a new collision resolution rebuilds the
@@ -164,6 +168,9 @@ pub struct TerrainConfig {
     /// The physics colliders around `TerrainColliderAnchor` entities (with the `avian` feature;
     /// ignored without it).
     pub collision: Collision,
+    /// What the navigation meshes around `TerrainNavigator` entities treat as walkable (with the
+    /// `navigation` feature; ignored without it).
+    pub navigation: Navigation,
     /// Objects placed on the ground by rules (at most [`MAX_SCATTER_LAYERS`] layers).
     pub scatter: Vec<ScatterLayer>,
     /// A designer's fixed stamps: flat sites, mounds, pits, craters (at most
@@ -207,6 +214,7 @@ impl Default for TerrainConfig {
             waves: None,
             clouds: None,
             collision: Collision::default(),
+            navigation: Navigation::default(),
             scatter: Vec::new(),
             stamps: Vec::new(),
             paths: Vec::new(),
@@ -228,12 +236,14 @@ pub struct ConfigChanges {
     pub streaming: bool,
     /// The scatter layers.
     pub scatter: bool,
+    /// What the navigation meshes treat as walkable.
+    pub navigation: bool,
 }
 
 impl ConfigChanges {
     /// Whether anything differs.
     pub fn any(self) -> bool {
-        self.mesh || self.look || self.streaming || self.scatter
+        self.mesh || self.look || self.streaming || self.scatter || self.navigation
     }
 }
 
@@ -258,6 +268,7 @@ impl TerrainConfig {
             waves,
             clouds,
             collision,
+            navigation,
             scatter,
             // Edits rebuild only the area they change (the edit system compares them).
             stamps: _,
@@ -288,6 +299,7 @@ impl TerrainConfig {
                     .zip(&old.biomes)
                     .any(|(a, b)| a.colors != b.colors || a.water != b.water),
             scatter: *scatter != old.scatter,
+            navigation: *navigation != old.navigation,
             streaming: *view_distance != old.view_distance
                 || *lod_distance != old.lod_distance
                 || *max_tasks_in_flight != old.max_tasks_in_flight

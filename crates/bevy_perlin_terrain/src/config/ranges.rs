@@ -498,6 +498,39 @@ pub const WAVE_SHORE_DEPTH: FieldRange = metres(
 /// `waves.foam`.
 pub const WAVE_FOAM: FieldRange = plain(0.0, 1.0, "how much of the crests foam");
 
+// Navigation.
+
+/// `navigation.radius`.
+pub const NAVIGATION_RADIUS: FieldRange = metres(
+    16.0,
+    4096.0,
+    "distance around each navigator within which navigation tiles are built",
+)
+.typically(128.0, 1500.0);
+/// `navigation.max_slope`.
+pub const NAVIGATION_MAX_SLOPE: FieldRange =
+    FieldRange::new(1.0, 80.0, "°", "the steepest walkable ground").typically(20.0, 45.0);
+/// `navigation.step_height`.
+pub const NAVIGATION_STEP_HEIGHT: FieldRange = metres(
+    0.01,
+    10.0,
+    "what an agent steps up or down at once, beyond the slope",
+)
+.typically(0.2, 1.0);
+/// `navigation.agent_radius`.
+pub const NAVIGATION_AGENT_RADIUS: FieldRange = metres(
+    0.05,
+    10.0,
+    "how far walkable ground keeps from steep ground and deep water",
+)
+.typically(0.3, 2.0);
+/// `navigation.wade_depth`.
+pub const NAVIGATION_WADE_DEPTH: FieldRange =
+    metres(0.0, 100.0, "the deepest sea an agent wades through").typically(0.0, 1.5);
+/// `navigation.road_cost`.
+pub const NAVIGATION_ROAD_COST: FieldRange =
+    plain(0.05, 1.0, "what a metre of road costs against a metre of open ground");
+
 // Collision.
 
 /// `collision.radius`.
@@ -778,6 +811,12 @@ pub const FIELD_RANGES: &[(&str, FieldRange)] = &[
     ("waves.direction", WAVE_DIRECTION),
     ("waves.shore_depth", WAVE_SHORE_DEPTH),
     ("waves.foam", WAVE_FOAM),
+    ("navigation.radius", NAVIGATION_RADIUS),
+    ("navigation.max_slope", NAVIGATION_MAX_SLOPE),
+    ("navigation.step_height", NAVIGATION_STEP_HEIGHT),
+    ("navigation.agent_radius", NAVIGATION_AGENT_RADIUS),
+    ("navigation.wade_depth", NAVIGATION_WADE_DEPTH),
+    ("navigation.road_cost", NAVIGATION_ROAD_COST),
     ("collision.radius", COLLISION_RADIUS),
     ("collision.resolution", COLLISION_RESOLUTION),
     ("scatter[i].density", SCATTER_DENSITY),

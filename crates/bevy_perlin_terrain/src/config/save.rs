@@ -9,8 +9,8 @@
 //! floats come back bit for bit.
 
 use super::{
-    Biome, Climate, Clouds, Collision, EdgeNoise, Grain, ScatterLayer, Snow, TerrainColors,
-    TerrainConfig, Water, Waves,
+    Biome, Climate, Clouds, Collision, EdgeNoise, Grain, Navigation, ScatterLayer, Snow,
+    TerrainColors, TerrainConfig, Water, Waves,
 };
 use perlin_core::{Erosion, Fbm};
 use serde::Serialize;
@@ -128,6 +128,7 @@ impl_fields!(TerrainConfig {
     optional clouds,
     nested colors,
     nested collision,
+    nested navigation,
     list scatter,
     // Stamps and paths as `ron` writes them: one line each list.
     leaf stamps,
@@ -251,6 +252,15 @@ impl_fields!(Waves {
 impl_fields!(Collision {
     leaf radius,
     leaf resolution,
+});
+
+impl_fields!(Navigation {
+    leaf radius,
+    leaf max_slope,
+    leaf step_height,
+    leaf agent_radius,
+    leaf wade_depth,
+    leaf road_cost,
 });
 
 impl_fields!(ScatterLayer {
@@ -402,6 +412,12 @@ mod tests {
         ("collision.resolution", |c| {
             c.collision.resolution = Some(17)
         }),
+        ("navigation.radius", |c| c.navigation.radius = 900.0),
+        ("navigation.max_slope", |c| c.navigation.max_slope = 28.0),
+        ("navigation.step_height", |c| c.navigation.step_height = 0.3),
+        ("navigation.agent_radius", |c| c.navigation.agent_radius = 0.8),
+        ("navigation.wade_depth", |c| c.navigation.wade_depth = 1.0),
+        ("navigation.road_cost", |c| c.navigation.road_cost = 0.3),
         ("climate.scale", |c| c.climate.scale = 5000.0),
         ("climate.continent_scale", |c| {
             c.climate.continent_scale = 9000.0

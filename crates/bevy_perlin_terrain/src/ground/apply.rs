@@ -35,6 +35,7 @@ impl Plugin for TerrainGroundPlugin {
                 TerrainSystems::Stream,
                 TerrainSystems::Upload,
                 TerrainSystems::Colliders,
+                TerrainSystems::Navigation,
                 TerrainSystems::Scatter,
                 TerrainSystems::Materials,
             )

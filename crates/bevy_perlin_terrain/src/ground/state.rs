@@ -96,6 +96,7 @@ pub(crate) fn next_state(
                     look: true,
                     streaming: true,
                     scatter: true,
+                    navigation: true,
                 },
             },
         };

@@ -8,6 +8,8 @@ mod chunk;
 mod config;
 mod fuzz_config;
 mod horizon;
+#[cfg(feature = "navigation")]
+mod navigation;
 mod robustness;
 mod scatter;
 mod stamps;

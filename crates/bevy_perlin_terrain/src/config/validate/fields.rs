@@ -4,8 +4,8 @@
 use super::ConfigError;
 use crate::config::ranges::{self, FieldRange};
 use crate::config::{
-    Clouds, LayerTexture, MAX_BANDS, MAX_LOD, MIN_MORPH, ScatterLayer, SoftRange, TerrainColors,
-    TerrainConfig, Water, Waves,
+    Clouds, LayerTexture, MAX_BANDS, MAX_LOD, MIN_MORPH, Navigation, ScatterLayer, SoftRange,
+    TerrainColors, TerrainConfig, Water, Waves,
 };
 use perlin_core::FieldError;
 
@@ -310,6 +310,28 @@ pub(super) fn grid_resolution(
     ))
 }
 
+/// What the navigation meshes treat as walkable.
+fn validate_navigation(n: &Navigation) -> Result<(), ConfigError> {
+    finite_metres("navigation.radius", n.radius, &ranges::NAVIGATION_RADIUS)?;
+    degrees("navigation.max_slope", n.max_slope, &ranges::NAVIGATION_MAX_SLOPE)?;
+    finite_metres(
+        "navigation.step_height",
+        n.step_height,
+        &ranges::NAVIGATION_STEP_HEIGHT,
+    )?;
+    finite_metres(
+        "navigation.agent_radius",
+        n.agent_radius,
+        &ranges::NAVIGATION_AGENT_RADIUS,
+    )?;
+    finite_metres(
+        "navigation.wade_depth",
+        n.wade_depth,
+        &ranges::NAVIGATION_WADE_DEPTH,
+    )?;
+    unit("navigation.road_cost", n.road_cost, &ranges::NAVIGATION_ROAD_COST)
+}
+
 /// The cloud layer.
 fn validate_clouds(c: &Clouds) -> Result<(), ConfigError> {
     finite_metres("clouds.altitude", c.altitude, &ranges::CLOUD_ALTITUDE)?;
@@ -426,7 +448,7 @@ impl TerrainConfig {
         if let Some(waves) = &self.waves {
             validate_waves(waves)?;
         }
-        Ok(())
+        validate_navigation(&self.navigation)
     }
 
     /// The stamps and paths: how many, and every field of each.

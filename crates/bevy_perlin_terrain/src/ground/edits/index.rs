@@ -186,6 +186,36 @@ impl GroundEdits {
             .iter()
             .any(|(m, segments)| self.modifiers[*m as usize].clears(p, segments))
     }
+
+    /// Which of the `size[0] × size[1]` points (row-major, `x` first) `spacing` apart from
+    /// `origin` lie on a road (a path with [`PathOp::Road`](crate::PathOp::Road), within half
+    /// its width of the centre line): `out` gets one flag a point, `false` where no road is.
+    pub(crate) fn roads_on_grid(
+        &self,
+        origin: DVec2,
+        spacing: f64,
+        size: [usize; 2],
+        out: &mut Vec<bool>,
+    ) {
+        out.clear();
+        out.resize(size[0] * size[1], false);
+        let far = origin + DVec2::new(size[0] as f64, size[1] as f64) * spacing;
+        let region = Bounds {
+            min: origin,
+            max: far,
+        };
+        for (m, segments) in &self.touching(&region).modifiers {
+            let Some((mut pass, half_width)) = self.modifiers[*m as usize].road_pass(segments)
+            else {
+                continue;
+            };
+            for (k, flag) in out.iter_mut().enumerate() {
+                let (i, j) = (k % size[0], k / size[0]);
+                let p = origin + DVec2::new(i as f64, j as f64) * spacing;
+                *flag = *flag || pass.distance(p).is_some_and(|r| r <= half_width);
+            }
+        }
+    }
 }
 
 #[cfg(test)]

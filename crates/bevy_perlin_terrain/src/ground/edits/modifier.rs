@@ -228,6 +228,18 @@ impl Modifier {
         self.clear_scatter && d.is_some_and(|d| d <= 0.5 * self.falloff)
     }
 
+    /// For a road (a path with [`Action::Road`]), its pass over `segments` and half its width:
+    /// a point within that distance of the centre line is on the road. `None` for anything else.
+    pub fn road_pass(&self, segments: &[u32]) -> Option<(PathPass<'_>, f64)> {
+        let Footprint::Path { half_width, .. } = &self.footprint else {
+            return None;
+        };
+        if !matches!(self.action, Action::Road) {
+            return None;
+        }
+        Some((self.path_pass(segments)?, *half_width))
+    }
+
     /// For a path, its pass over `segments` (indices into its own, ascending): what applies it
     /// to a row of samples.
     pub fn path_pass(&self, segments: &[u32]) -> Option<PathPass<'_>> {
