@@ -9,7 +9,9 @@
 //! WASD walk, Space jump, Shift run, right mouse button (or the arrow keys) turns the camera,
 //! B drops 100 balls ahead of you. A road ([`TerrainPath`]) runs ahead of you over the hills for
 //! two kilometres: flat across, with gentle grades, cut into the hills and filled over the
-//! hollows, trees cleared.
+//! hollows, trees cleared. A crater breaks it 30 m ahead, and four walkers coming down the road
+//! ([`TerrainAgent`]s on the navigation around you, a [`TerrainNavigator`]) keep following
+//! you, around the crater and along the road.
 //!
 //! Screenshot mode: `TERRAIN_SCREENSHOT=out.png` (and optionally `TERRAIN_PRESET=alps`) walks a
 //! few steps, drops the balls, lets them roll, saves the window and exits (see `fly`).
@@ -96,6 +98,7 @@ fn main() -> AppExit {
         launch_crates.run_if(not(resource_exists::<CratesLaunched>)),
     )
     .add_systems(FixedUpdate, float_on_water)
+    .add_systems(Update, follow_the_walker.before(TerrainSystems::Navigation))
     .add_systems(Update, solid_trees)
     .add_systems(FixedUpdate, walk)
     .add_systems(
@@ -125,6 +128,8 @@ fn setup(
         CustomPositionIntegration,
         Collider::capsule(RADIUS, LENGTH),
         TerrainColliderAnchor,
+        // The navigation tiles around the walker, for the followers.
+        TerrainNavigator::default(),
         Mesh3d(meshes.add(Capsule3d::new(RADIUS, LENGTH))),
         MeshMaterial3d(materials.add(Color::srgb(0.85, 0.3, 0.2))),
         Transform::from_xyz(0.0, 0.0, 0.0),
@@ -150,6 +155,12 @@ fn setup(
     }
     camera.insert(support::occlusion_culling());
     commands.spawn(support::sun(30.0, 600.0));
+    commands.insert_resource(FollowerAssets {
+        mesh: meshes.add(Capsule3d::new(0.3, 2.0 * FOLLOWER_HALF_HEIGHT - 0.6)),
+        materials: [(0.2, 0.45, 0.85), (0.95, 0.75, 0.2), (0.3, 0.7, 0.35), (0.6, 0.35, 0.75)]
+            .map(|(r, g, b)| materials.add(Color::srgb(r, g, b)))
+            .to_vec(),
+    });
     let materials = (0..8)
         .map(|k| materials.add(Color::hsl(k as f32 * 45.0, 0.75, 0.55)))
         .collect();
@@ -291,6 +302,7 @@ fn float_on_water(
 /// any chunk is built), on dry land.
 fn place_on_ground(
     mut commands: Commands,
+    follower: Res<FollowerAssets>,
     sampler: Option<Res<TerrainSampler>>,
     active: Option<Res<ActiveTerrainConfig>>,
     mut walker: Single<(&mut Transform, &mut Visibility), With<Walker>>,
@@ -307,10 +319,77 @@ fn place_on_ground(
         .unwrap_or(0.0);
     let ground = sampler.height(x as f64, 0.0);
     commands.spawn((Name::new("road"), road(&sampler, x, ground, sea)));
+    // A crater across the road ahead, and the followers beyond it.
+    commands.spawn((
+        Name::new("crater"),
+        TerrainStamp {
+            shape: StampShape::Circle { radius: 7.0 },
+            falloff: 5.0,
+            op: StampOp::Crater { depth: 6.0 },
+            clear_scatter: true,
+        },
+        Transform::from_xyz(x, ground, -CRATER_AHEAD),
+    ));
+    for k in 0..FOLLOWERS {
+        let across = (k as f32 - 1.5) * 1.6;
+        let offset = Vec3::new(across, 0.0, 2.5 + 0.8 * (k % 2) as f32);
+        let start = Vec3::new(x + across, ground, -CRATER_AHEAD - 18.0 - 1.5 * k as f32);
+        commands.spawn((
+            Name::new(format!("follower {k}")),
+            Follower { offset },
+            TerrainAgent {
+                speed: 4.0 + 0.3 * k as f32,
+                ..default()
+            },
+            Transform::from_translation(start),
+            Visibility::Inherited,
+            children![(
+                Mesh3d(follower.mesh.clone()),
+                MeshMaterial3d(follower.materials[k % follower.materials.len()].clone()),
+                Transform::from_xyz(0.0, FOLLOWER_HALF_HEIGHT, 0.0),
+            )],
+        ));
+    }
     let (transform, visibility) = &mut *walker;
     transform.translation = Vec3::new(x, ground + RADIUS + 0.5 * LENGTH + 0.05, 0.0);
     **visibility = Visibility::Inherited;
     *placed = true;
+}
+
+/// How many characters follow the walker.
+const FOLLOWERS: usize = 4;
+/// Metres from the start to the crater on the road.
+const CRATER_AHEAD: f32 = 30.0;
+/// Half a follower's height: its capsule's centre over its feet.
+const FOLLOWER_HALF_HEIGHT: f32 = 0.85;
+
+/// A character that keeps following the walker, `offset` from it (a [`TerrainAgent`]: the
+/// plugin finds its way and walks it).
+#[derive(Component)]
+struct Follower {
+    offset: Vec3,
+}
+
+/// The followers' look.
+#[derive(Resource)]
+struct FollowerAssets {
+    mesh: Handle<Mesh>,
+    materials: Vec<Handle<StandardMaterial>>,
+}
+
+/// Each follower's target: its place beside and behind the walker, updated as the walker moves
+/// more than a metre (each update plans its way again).
+fn follow_the_walker(
+    walker: Single<&Transform, (With<Walker>, Without<Follower>)>,
+    mut followers: Query<(&Follower, &mut TerrainAgent)>,
+) {
+    let facing = Quat::from_rotation_y(walker.rotation.to_euler(EulerRot::YXZ).0);
+    for (follower, mut agent) in &mut followers {
+        let target = walker.translation + facing * follower.offset;
+        if agent.target.is_none_or(|t| t.xz().distance(target.xz()) > 1.0) {
+            agent.target = Some(target);
+        }
+    }
 }
 
 /// The road ahead (towards −z) from the walker at `(x, ground, 0)`: a point every 100 m for

@@ -403,3 +403,4 @@ impl Plugin for TerrainNavigationPlugin {
             );
     }
 }
+

@@ -3,16 +3,16 @@
 use crate::ground::TerrainSampler;
 use bevy::math::{Vec2, Vec3, Vec3Swizzles};
 
-/// The longest leg of a laid path, in metres: two samples of the ground's own detail never
-/// fall farther apart than this without one between.
-const MAX_LEG: f32 = 8.0;
+/// The longest leg that is checked whole, in metres: its middle becomes a point of the path,
+/// so no leg of the laid path is longer than half of it.
+const MAX_LEG: f32 = 16.0;
 /// The shortest leg that is still cut, in metres.
 const MIN_LEG: f32 = 0.25;
 
 /// The path through `corners` (their `x`, `z`) as points on the ground of `sampler`: the
-/// corners, and between each two as many points as keep every leg at most `MAX_LEG` long and
-/// the ground at its middle within `tolerance` of the line (a leg is halved until it is, down
-/// to `MIN_LEG`). Repeated corners are left out.
+/// corners, and between each two the middles of legs halved until each is at most `MAX_LEG`
+/// long with the ground at its middle within `tolerance` of the line (down to `MIN_LEG`); the
+/// middle that passed is kept, so every sample taken is a point. Repeated corners are left out.
 pub(super) fn along_the_ground(
     sampler: &TerrainSampler,
     corners: &[Vec3],
@@ -41,7 +41,7 @@ pub(super) fn along_the_ground(
                 legs.push((on, b));
                 legs.push((a, on));
             } else {
-                out.push(b);
+                out.extend([on, b]);
             }
         }
     }

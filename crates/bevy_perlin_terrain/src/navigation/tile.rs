@@ -15,9 +15,13 @@ pub const TILE_SIZE: f32 = 256.0;
 pub const CELL_SIZE: f32 = 2.0;
 /// Cells along a tile's side.
 const CELLS: usize = (TILE_SIZE / CELL_SIZE) as usize;
-/// The most cells along a rectangle's side: its height mesh's 16 × 16 samples fit its `u8`
-/// indices.
-const MAX_RECT: usize = 15;
+/// The most cells along a rectangle's side (its height mesh takes every k-th sample past 15
+/// cells, so that its at most 16 × 16 samples fit its `u8` indices).
+const MAX_RECT: usize = 64;
+/// Cells between the fixed vertices along a tile's border: between two, the border's heights
+/// are the straight line joining theirs, so the edges of two neighbouring tiles lie on the
+/// same line wherever their own corners cut them, and join.
+const SEAM_STEP: usize = 8;
 /// The type index of open ground.
 pub(super) const GROUND: usize = 0;
 /// The type index of a road.
@@ -275,9 +279,31 @@ fn mesh(
     let n = CELLS + 1;
     let origin = tile_origin(coord);
     let cell = f64::from(CELL_SIZE);
-    let corner = |i: usize, j: usize| {
+    let at = |i: usize, j: usize| {
         let p = origin + DVec2::new(i as f64, j as f64) * cell;
         Vec3::new(p.x as f32, ground.height(i, j), p.y as f32)
+    };
+    // A polygon's corner: on the border, on the line between the fixed vertices either side.
+    let corner = |i: usize, j: usize| {
+        let along = match (i, j) {
+            (0 | CELLS, _) => Some((j, [i, j - j % SEAM_STEP], true)),
+            (_, 0 | CELLS) => Some((i, [i - i % SEAM_STEP, j], false)),
+            _ => None,
+        };
+        match along {
+            Some((k, [i0, j0], vertical)) if k % SEAM_STEP != 0 => {
+                let (i1, j1) = if vertical {
+                    (i0, j0 + SEAM_STEP)
+                } else {
+                    (i0 + SEAM_STEP, j0)
+                };
+                let t = (k % SEAM_STEP) as f32 / SEAM_STEP as f32;
+                let mut p = at(i, j);
+                p.y = at(i0, j0).y + t * (at(i1, j1).y - at(i0, j0).y);
+                p
+            }
+            _ => at(i, j),
+        }
     };
     let mut index = vec![u32::MAX; n * n];
     let mut vertices = Vec::new();
@@ -296,26 +322,54 @@ fn mesh(
         vertices: Vec::new(),
         triangles: Vec::new(),
     };
+    // The corners a side must pass through: every rectangle's, so that two neighbours share
+    // the same edges where they meet; and the fixed vertices along the tile's border, where the
+    // neighbouring tile's island joins this one (islands join where their edges coincide,
+    // heights included).
+    let mut corners = vec![false; n * n];
+    for r in rects {
+        for (i, j) in [(r.i0, r.j0), (r.i1, r.j0), (r.i0, r.j1), (r.i1, r.j1)] {
+            corners[j * n + i] = true;
+        }
+    }
+    for k in (0..n).step_by(SEAM_STEP) {
+        for (i, j) in [(k, 0), (k, CELLS), (0, k), (CELLS, k)] {
+            corners[j * n + i] = true;
+        }
+    }
     for r in rects {
         // Counter-clockwise with `z` pointing at the viewer's feet: along +x at the far `z`,
         // then towards −z, back along −x, and towards +z.
-        let mut polygon = Vec::with_capacity(2 * (r.i1 - r.i0 + r.j1 - r.j0));
-        polygon.extend((r.i0..r.i1).map(|i| vertex(i, r.j1)));
-        polygon.extend((r.j0 + 1..=r.j1).rev().map(|j| vertex(r.i1, j)));
-        polygon.extend((r.i0 + 1..=r.i1).rev().map(|i| vertex(i, r.j0)));
-        polygon.extend((r.j0..r.j1).map(|j| vertex(r.i0, j)));
+        let mut polygon = Vec::new();
+        let mut side = |points: &mut dyn Iterator<Item = (usize, usize)>| {
+            for (i, j) in points {
+                if corners[j * n + i] {
+                    polygon.push(vertex(i, j));
+                }
+            }
+        };
+        side(&mut (r.i0..r.i1).map(|i| (i, r.j1)));
+        side(&mut (r.j0 + 1..=r.j1).rev().map(|j| (r.i1, j)));
+        side(&mut (r.i0 + 1..=r.i1).rev().map(|i| (i, r.j0)));
+        side(&mut (r.j0..r.j1).map(|j| (r.i0, j)));
         polygons.push(polygon);
         types.push(if r.road { ROAD } else { GROUND });
 
-        let (w, d) = (r.i1 - r.i0 + 1, r.j1 - r.j0 + 1);
+        // The samples of its height mesh: every one, or every k-th past 15 cells (and the last).
+        let samples = |from: usize, to: usize| -> Vec<usize> {
+            let stride = (to - from).div_ceil(15);
+            (from..to).step_by(stride).chain([to]).collect()
+        };
+        let (xs, zs) = (samples(r.i0, r.i1), samples(r.j0, r.j1));
+        let (w, d) = (xs.len(), zs.len());
         height.polygons.push(HeightPolygon {
             base_vertex_index: height.vertices.len() as u32,
             vertex_count: (w * d) as u32,
             base_triangle_index: height.triangles.len() as u32,
             triangle_count: (2 * (w - 1) * (d - 1)) as u32,
         });
-        for j in r.j0..=r.j1 {
-            height.vertices.extend((r.i0..=r.i1).map(|i| corner(i, j)));
+        for &j in &zs {
+            height.vertices.extend(xs.iter().map(|&i| at(i, j)));
         }
         for b in 0..d - 1 {
             for a in 0..w - 1 {
@@ -388,11 +442,11 @@ mod tests {
     }
 
     #[test]
-    fn open_ground_is_at_most_fifteen_cells_a_side_and_the_mesh_is_valid() {
+    fn open_ground_is_at_most_sixty_four_cells_a_side_and_the_mesh_is_valid() {
         let cells = vec![Cell::Ground; CELLS * CELLS];
         let rects = rectangles(&cells);
-        // 128 = 8 · 15 + 8: nine rectangles a side.
-        assert_eq!(rects.len(), 81);
+        // 128 = 2 · 64: two rectangles a side.
+        assert_eq!(rects.len(), 4);
         let n = CELLS + 1;
         let ground = TileGround {
             heights: (0..n * n).map(|k| (k % n) as f32 * 0.1).collect(),

@@ -315,3 +315,4 @@ fn bad_input_gives_no_path_and_an_absurd_radius_is_refused_by_name() {
     assert!(error.contains("navigation.max_slope"), "{error}");
 }
 
+
