@@ -62,7 +62,9 @@ fn path(c: &mut Criterion) {
     let mut config = preset("default");
     config.navigation.radius = 700.0;
     let mut app = HeadlessApp::new()
-        .time(TimeUpdateStrategy::ManualDuration(Duration::from_millis(33)))
+        .time(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
+            33,
+        )))
         .build(PerlinTerrainPlugin::from_config(config));
     app.world_mut()
         .spawn((TerrainNavigator::default(), Transform::default()));

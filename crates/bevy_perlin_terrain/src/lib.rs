@@ -95,14 +95,14 @@ pub use config::{
 };
 pub use config::{Clouds, Navigation, Waves};
 pub use edit::TerrainEditPlugin;
+pub use ground::{
+    ActiveTerrainConfig, GroundEdits, TerrainGroundChanged, TerrainGroundPlugin, TerrainSampler,
+    TerrainTables,
+};
 #[cfg(feature = "navigation")]
 pub use navigation::{
     TerrainAgent, TerrainAgentMotion, TerrainAgentStatus, TerrainNavigation,
     TerrainNavigationPlugin, TerrainNavigator,
-};
-pub use ground::{
-    ActiveTerrainConfig, GroundEdits, TerrainGroundChanged, TerrainGroundPlugin, TerrainSampler,
-    TerrainTables,
 };
 pub use plugin::PerlinTerrainPlugin;
 #[cfg(feature = "render")]
@@ -138,14 +138,14 @@ pub mod prelude {
         TerrainStreamingPlugin, TerrainSystems, TerrainViewer, Water,
     };
     pub use crate::{Clouds, Navigation, TerrainClock, TerrainClockPlugin, Waves};
+    #[cfg(feature = "avian")]
+    pub use crate::{
+        ColliderRegistry, TerrainColliderAnchor, TerrainColliderChunk, TerrainColliderPlugin,
+    };
     #[cfg(feature = "navigation")]
     pub use crate::{
         TerrainAgent, TerrainAgentMotion, TerrainAgentStatus, TerrainNavigation,
         TerrainNavigationPlugin, TerrainNavigator,
-    };
-    #[cfg(feature = "avian")]
-    pub use crate::{
-        ColliderRegistry, TerrainColliderAnchor, TerrainColliderChunk, TerrainColliderPlugin,
     };
     #[cfg(feature = "render")]
     pub use crate::{

@@ -528,8 +528,11 @@ pub const NAVIGATION_AGENT_RADIUS: FieldRange = metres(
 pub const NAVIGATION_WADE_DEPTH: FieldRange =
     metres(0.0, 100.0, "the deepest sea an agent wades through").typically(0.0, 1.5);
 /// `navigation.road_cost`.
-pub const NAVIGATION_ROAD_COST: FieldRange =
-    plain(0.05, 1.0, "what a metre of road costs against a metre of open ground");
+pub const NAVIGATION_ROAD_COST: FieldRange = plain(
+    0.05,
+    1.0,
+    "what a metre of road costs against a metre of open ground",
+);
 
 // Collision.
 

@@ -415,7 +415,9 @@ mod tests {
         ("navigation.radius", |c| c.navigation.radius = 900.0),
         ("navigation.max_slope", |c| c.navigation.max_slope = 28.0),
         ("navigation.step_height", |c| c.navigation.step_height = 0.3),
-        ("navigation.agent_radius", |c| c.navigation.agent_radius = 0.8),
+        ("navigation.agent_radius", |c| {
+            c.navigation.agent_radius = 0.8
+        }),
         ("navigation.wade_depth", |c| c.navigation.wade_depth = 1.0),
         ("navigation.road_cost", |c| c.navigation.road_cost = 0.3),
         ("climate.scale", |c| c.climate.scale = 5000.0),

@@ -87,8 +87,7 @@ pub(super) fn agents_or_new_islands(
     agents: Query<(), With<TerrainAgent>>,
     navigation: Option<Res<TerrainNavigation>>,
 ) -> bool {
-    navigation
-        .is_some_and(|n| n.islands_changed || !agents.is_empty() || !n.agents.is_empty())
+    navigation.is_some_and(|n| n.islands_changed || !agents.is_empty() || !n.agents.is_empty())
 }
 
 /// Hands the agents to the archipelago (new ones added, gone ones removed, each where it
@@ -126,16 +125,34 @@ pub(super) fn walk_agents(
     }
     // Where each stands and goes.
     for (entity, agent, motion, local, global, parented) in &agents {
-        let p = to_root.transform_point3(current_affine((&local, global, parented)).translation.into());
+        let p = to_root.transform_point3(
+            current_affine((&local, global, parented))
+                .translation
+                .into(),
+        );
         if !p.is_finite() {
             continue;
         }
-        let speed = if agent.speed.is_finite() { agent.speed.max(0.0) } else { 0.0 };
-        let radius = if agent.radius.is_finite() { agent.radius.max(0.01) } else { 0.4 };
+        // Its feet, on the ground (where the game spawned it, or where it was walked).
+        let p = sampler.ground(p.into()).0;
+        let speed = if agent.speed.is_finite() {
+            agent.speed.max(0.0)
+        } else {
+            0.0
+        };
+        let radius = if agent.radius.is_finite() {
+            agent.radius.max(0.01)
+        } else {
+            0.4
+        };
         let id = *navigation.agents.entry(entity).or_insert_with(|| {
-            navigation
-                .archipelago
-                .add_agent(Agent::create(p, Vec3::ZERO, radius, speed, 1.5 * speed))
+            navigation.archipelago.add_agent(Agent::create(
+                p,
+                Vec3::ZERO,
+                radius,
+                speed,
+                1.5 * speed,
+            ))
         });
         if let Some(a) = navigation.archipelago.get_agent_mut(id) {
             a.position = p;
@@ -154,7 +171,8 @@ pub(super) fn walk_agents(
     navigation.islands_changed = false;
 
     for (entity, _, mut motion, mut local, _, parented) in &mut agents {
-        let Some(a) = (navigation.agents.get(&entity)).and_then(|id| navigation.archipelago.get_agent(*id))
+        let Some(a) =
+            (navigation.agents.get(&entity)).and_then(|id| navigation.archipelago.get_agent(*id))
         else {
             continue;
         };
@@ -164,7 +182,11 @@ pub(super) fn walk_agents(
         let from = a.position;
         let to = from + step;
         let (feet, _) = sampler.ground(to);
-        let velocity = if dt > 0.0 { (feet - from) / dt } else { Vec3::ZERO };
+        let velocity = if dt > 0.0 {
+            (feet - from) / dt
+        } else {
+            Vec3::ZERO
+        };
         if motion.status != status || motion.velocity != velocity {
             *motion = TerrainAgentMotion { velocity, status };
         }

@@ -355,10 +355,7 @@ impl crate::ground::BuiltFromGround for TerrainNavigation {
     fn invalidate(&mut self, areas: &[crate::space::Bounds]) {
         // A tile's cells look a margin beyond its square (the agent's radius): a change that
         // near counts.
-        let margin = self
-            .shape
-            .as_ref()
-            .map_or(0.0, |s| s.walk.margin_metres());
+        let margin = self.shape.as_ref().map_or(0.0, |s| s.walk.margin_metres());
         let size = f64::from(TILE_SIZE) + 2.0 * margin;
         let touched = |coord: &IVec2| {
             let min = tile_origin(*coord) - DVec2::splat(margin);
@@ -403,4 +400,3 @@ impl Plugin for TerrainNavigationPlugin {
             );
     }
 }
-

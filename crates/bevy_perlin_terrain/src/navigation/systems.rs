@@ -44,7 +44,12 @@ pub(super) fn tiles_in_flight(navigation: Option<Res<TerrainNavigation>>) -> boo
 /// missing first, then nearest. While no navigator moves by a quarter of a tile, a frame costs
 /// a look at each and no planning.
 pub(super) fn plan_tiles(
-    navigators: Query<(&TerrainNavigator, &Transform, &GlobalTransform, Has<ChildOf>)>,
+    navigators: Query<(
+        &TerrainNavigator,
+        &Transform,
+        &GlobalTransform,
+        Has<ChildOf>,
+    )>,
     roots: PlacementQuery<With<TerrainRoot>>,
     active: Option<Res<ActiveTerrainConfig>>,
     sampler: Option<Res<TerrainSampler>>,
@@ -65,7 +70,8 @@ pub(super) fn plan_tiles(
     let root_space = root_space(chunks.and_then(|c| c.root()), &roots);
     let mut at: Vec<(Vec3, f32)> = (navigators.iter())
         .filter_map(|(navigator, local, global, parented)| {
-            let p = root_space.transform_point3(current_affine((local, global, parented)).translation.into());
+            let p = root_space
+                .transform_point3(current_affine((local, global, parented)).translation.into());
             let radius = navigator.radius.unwrap_or(config.navigation.radius);
             let radius = radius.clamp(NAVIGATION_RADIUS.min as f32, NAVIGATION_RADIUS.max as f32);
             (p.is_finite() && radius.is_finite()).then_some((p, radius))
@@ -98,7 +104,8 @@ pub(super) fn plan_tiles(
     let generation = navigation.generation;
     let gone: Vec<IVec2> = (navigation.tiles.iter())
         .filter(|(coord, tile)| {
-            !wanted.contains(*coord) && !(tile.generation == generation && near(**coord, 0.5 * TILE_SIZE))
+            !wanted.contains(*coord)
+                && !(tile.generation == generation && near(**coord, 0.5 * TILE_SIZE))
         })
         .map(|(coord, _)| *coord)
         .collect();

@@ -176,7 +176,12 @@ fn walkable_cells(sampler: &TerrainSampler, walk: &Walkable, coord: IVec2) -> Op
     let mut open = vec![false; span * span];
     for j in 0..span {
         for i in 0..span {
-            let k = [j * n + i, j * n + i + 1, (j + 1) * n + i, (j + 1) * n + i + 1];
+            let k = [
+                j * n + i,
+                j * n + i + 1,
+                (j + 1) * n + i,
+                (j + 1) * n + i + 1,
+            ];
             let h = k.map(|k| heights[k]);
             let rises = [(0, 1), (2, 3), (0, 2), (1, 3)]
                 .iter()
@@ -437,8 +442,26 @@ mod tests {
             assert_eq!(seen[k], usize::from(*c != Cell::Blocked), "cell {k}");
         }
         // The first row's ground block is 3 × 2, its road 2 × 3.
-        assert_eq!(rects[0], Rect { i0: 0, j0: 0, i1: 3, j1: 2, road: false });
-        assert_eq!(rects[1], Rect { i0: 3, j0: 0, i1: 5, j1: 3, road: true });
+        assert_eq!(
+            rects[0],
+            Rect {
+                i0: 0,
+                j0: 0,
+                i1: 3,
+                j1: 2,
+                road: false
+            }
+        );
+        assert_eq!(
+            rects[1],
+            Rect {
+                i0: 3,
+                j0: 0,
+                i1: 5,
+                j1: 3,
+                road: true
+            }
+        );
     }
 
     #[test]

@@ -49,14 +49,21 @@ fn navigation(app: &App) -> &TerrainNavigation {
 
 /// Horizontal length of `points`.
 fn length(points: &[Vec3]) -> f32 {
-    points.windows(2).map(|w| w[0].xz().distance(w[1].xz())).sum()
+    points
+        .windows(2)
+        .map(|w| w[0].xz().distance(w[1].xz()))
+        .sum()
 }
 
 /// A path from near `from` to near `to`: the first pair of ends, moved together 24 m at a time
 /// along `x`, that has one (an end may fall on a steep slope or in the sea).
 fn some_path(nav: &TerrainNavigation, from: Vec3, to: Vec3) -> (Vec3, Vec3, Vec<Vec3>) {
     for k in 0..40 {
-        let d = Vec3::new(24.0 * (k / 2) as f32 * if k % 2 == 0 { 1.0 } else { -1.0 }, 0.0, 0.0);
+        let d = Vec3::new(
+            24.0 * (k / 2) as f32 * if k % 2 == 0 { 1.0 } else { -1.0 },
+            0.0,
+            0.0,
+        );
         if let Some(path) = nav.find_path(from + d, to + d) {
             return (from + d, to + d, path);
         }
@@ -76,8 +83,15 @@ fn assert_walkable(sampler: &TerrainSampler, config: &TerrainConfig, path: &[Vec
         let (a, b) = (leg[0], leg[1]);
         for p in [a, b] {
             let ground = sampler.height_at(p.xz());
-            assert_eq!(p.y, ground, "point {k} of the path at {p} is not on the ground");
-            assert!(ground >= lowest, "point {k} at {p} is under more than {} m of sea", nav.wade_depth);
+            assert_eq!(
+                p.y, ground,
+                "point {k} of the path at {p} is not on the ground"
+            );
+            assert!(
+                ground >= lowest,
+                "point {k} at {p} is under more than {} m of sea",
+                nav.wade_depth
+            );
         }
         let run = a.xz().distance(b.xz());
         assert!(run > 0.0, "leg {k} from {a} to {b} has no length");
@@ -95,18 +109,23 @@ fn assert_walkable(sampler: &TerrainSampler, config: &TerrainConfig, path: &[Vec
             );
             let normal = sampler.normal(f64::from(p.x), f64::from(p.z));
             let slope = normal.y.acos().to_degrees();
-            assert!(slope <= nav.max_slope + 2.0, "leg {k} crosses a {slope:.1}° slope at {p}");
+            assert!(
+                slope <= nav.max_slope + 2.0,
+                "leg {k} crosses a {slope:.1}° slope at {p}"
+            );
         }
     }
 }
 
 fn tiles_of(path: &[Vec3]) -> HashSet<IVec2> {
-    path.iter().map(|&p| TerrainNavigation::tile_at(p)).collect()
+    path.iter()
+        .map(|&p| TerrainNavigation::tile_at(p))
+        .collect()
 }
 
 #[test]
 fn a_kilometre_across_four_tiles_keeps_to_walkable_ground_and_a_crater_across_it_is_walked_around()
- {
+{
     let config = config();
     let (mut app, _) = navigation_app(config.clone(), Vec3::ZERO);
     let (from, to, path) = some_path(
@@ -158,7 +177,10 @@ fn a_kilometre_across_four_tiles_keeps_to_walkable_ground_and_a_crater_across_it
         .iter()
         .map(|p| p.xz().distance(centre.xz()))
         .fold(f32::INFINITY, f32::min);
-    assert!(nearest >= 30.0, "the way passes {nearest:.1} m from the crater's centre");
+    assert!(
+        nearest >= 30.0,
+        "the way passes {nearest:.1} m from the crater's centre"
+    );
     assert!(length(&around) > length(&path));
 }
 
@@ -178,9 +200,17 @@ fn a_road_draws_the_way_onto_it() {
     let points: Vec<Vec3> = (0..=20)
         .map(|k| {
             let s = k as f32 / 10.0;
-            let p = if s <= 1.0 { a.lerp(c, s) } else { c.lerp(b, s - 1.0) };
+            let p = if s <= 1.0 {
+                a.lerp(c, s)
+            } else {
+                c.lerp(b, s - 1.0)
+            };
             // The road rises and falls with the ground, smoothed: the height at each point.
-            Vec3::new(p.x, sampler.height_at(p.xz()).max(config.sea_level + 1.0), p.z)
+            Vec3::new(
+                p.x,
+                sampler.height_at(p.xz()).max(config.sea_level + 1.0),
+                p.z,
+            )
         })
         .collect();
     config.paths.push(TerrainPath {
@@ -213,7 +243,11 @@ fn a_road_draws_the_way_onto_it() {
         .map(|w| w[0].xz().distance(w[1].xz()))
         .sum();
     let share = on_road / length(&path);
-    assert!(share >= 0.8, "{:.0} % of the way is on the road", share * 100.0);
+    assert!(
+        share >= 0.8,
+        "{:.0} % of the way is on the road",
+        share * 100.0
+    );
 }
 
 #[test]
@@ -232,7 +266,11 @@ fn tiles_beyond_the_radius_are_freed_and_those_around_the_new_place_built() {
     app.update();
     settle_navigation(&mut app);
     let second: HashSet<IVec2> = navigation(&app).tiles().collect();
-    assert!(first.is_disjoint(&second), "{:?}", first.intersection(&second));
+    assert!(
+        first.is_disjoint(&second),
+        "{:?}",
+        first.intersection(&second)
+    );
     // Exactly the tiles whose square comes within 600 m of the new place.
     let within = |p: Vec2| {
         let mut tiles = HashSet::new();
@@ -251,7 +289,10 @@ fn tiles_beyond_the_radius_are_freed_and_those_around_the_new_place_built() {
     assert_eq!(second, within(Vec2::new(3000.0, 0.0)));
     // Nothing left of the old place: no way there any more.
     assert_eq!(
-        navigation(&app).find_path(Vec3::new(-100.0, 0.0, -100.0), Vec3::new(100.0, 0.0, -150.0)),
+        navigation(&app).find_path(
+            Vec3::new(-100.0, 0.0, -100.0),
+            Vec3::new(100.0, 0.0, -150.0)
+        ),
         None
     );
 }
@@ -288,11 +329,17 @@ fn an_agent_walks_to_its_target_on_the_ground() {
         }
         motion.is_some_and(|m| m.status == TerrainAgentStatus::Arrived)
     });
-    assert!(last.xz().distance(to.xz()) <= 1.0, "stopped at {last}, target {to}");
+    assert!(
+        last.xz().distance(to.xz()) <= 1.0,
+        "stopped at {last}, target {to}"
+    );
     assert!((last.y - sampler.height_at(last.xz())).abs() < 1e-3);
     // It walked a way at least as long as the straight line, and not wildly longer.
     let straight = from.xz().distance(to.xz());
-    assert!(walked >= straight - 1.0 && walked <= 2.0 * straight, "{walked} m for {straight} m");
+    assert!(
+        walked >= straight - 1.0 && walked <= 2.0 * straight,
+        "{walked} m for {straight} m"
+    );
 }
 
 #[test]
@@ -314,5 +361,3 @@ fn bad_input_gives_no_path_and_an_absurd_radius_is_refused_by_name() {
     let error = error_text("(navigation: (max_slope: 95.0))");
     assert!(error.contains("navigation.max_slope"), "{error}");
 }
-
-

@@ -313,7 +313,11 @@ pub(super) fn grid_resolution(
 /// What the navigation meshes treat as walkable.
 fn validate_navigation(n: &Navigation) -> Result<(), ConfigError> {
     finite_metres("navigation.radius", n.radius, &ranges::NAVIGATION_RADIUS)?;
-    degrees("navigation.max_slope", n.max_slope, &ranges::NAVIGATION_MAX_SLOPE)?;
+    degrees(
+        "navigation.max_slope",
+        n.max_slope,
+        &ranges::NAVIGATION_MAX_SLOPE,
+    )?;
     finite_metres(
         "navigation.step_height",
         n.step_height,
@@ -329,7 +333,11 @@ fn validate_navigation(n: &Navigation) -> Result<(), ConfigError> {
         n.wade_depth,
         &ranges::NAVIGATION_WADE_DEPTH,
     )?;
-    unit("navigation.road_cost", n.road_cost, &ranges::NAVIGATION_ROAD_COST)
+    unit(
+        "navigation.road_cost",
+        n.road_cost,
+        &ranges::NAVIGATION_ROAD_COST,
+    )
 }
 
 /// The cloud layer.

@@ -22,8 +22,13 @@ use bevy::prelude::*;
 use bevy::transform::TransformSystems;
 use bevy::window::WindowResolution;
 use bevy_perlin_terrain::prelude::*;
+use followers::{
+    CRATER_AHEAD, FOLLOWER_HALF_HEIGHT, FollowerAssets, follow_the_walker, spawn_followers,
+};
 use support::{ScreenshotPlugin, ScreenshotRun};
 
+mod followers;
+#[path = "../support/mod.rs"]
 mod support;
 
 const SKY: Color = Color::srgb(0.45, 0.68, 0.95);
@@ -157,9 +162,14 @@ fn setup(
     commands.spawn(support::sun(30.0, 600.0));
     commands.insert_resource(FollowerAssets {
         mesh: meshes.add(Capsule3d::new(0.3, 2.0 * FOLLOWER_HALF_HEIGHT - 0.6)),
-        materials: [(0.2, 0.45, 0.85), (0.95, 0.75, 0.2), (0.3, 0.7, 0.35), (0.6, 0.35, 0.75)]
-            .map(|(r, g, b)| materials.add(Color::srgb(r, g, b)))
-            .to_vec(),
+        materials: [
+            (0.2, 0.45, 0.85),
+            (0.95, 0.75, 0.2),
+            (0.3, 0.7, 0.35),
+            (0.6, 0.35, 0.75),
+        ]
+        .map(|(r, g, b)| materials.add(Color::srgb(r, g, b)))
+        .to_vec(),
     });
     let materials = (0..8)
         .map(|k| materials.add(Color::hsl(k as f32 * 45.0, 0.75, 0.55)))
@@ -330,66 +340,15 @@ fn place_on_ground(
         },
         Transform::from_xyz(x, ground, -CRATER_AHEAD),
     ));
-    for k in 0..FOLLOWERS {
-        let across = (k as f32 - 1.5) * 1.6;
-        let offset = Vec3::new(across, 0.0, 2.5 + 0.8 * (k % 2) as f32);
-        let start = Vec3::new(x + across, ground, -CRATER_AHEAD - 18.0 - 1.5 * k as f32);
-        commands.spawn((
-            Name::new(format!("follower {k}")),
-            Follower { offset },
-            TerrainAgent {
-                speed: 4.0 + 0.3 * k as f32,
-                ..default()
-            },
-            Transform::from_translation(start),
-            Visibility::Inherited,
-            children![(
-                Mesh3d(follower.mesh.clone()),
-                MeshMaterial3d(follower.materials[k % follower.materials.len()].clone()),
-                Transform::from_xyz(0.0, FOLLOWER_HALF_HEIGHT, 0.0),
-            )],
-        ));
-    }
+    spawn_followers(
+        &mut commands,
+        &follower,
+        Vec3::new(x, ground, -CRATER_AHEAD - 18.0),
+    );
     let (transform, visibility) = &mut *walker;
     transform.translation = Vec3::new(x, ground + RADIUS + 0.5 * LENGTH + 0.05, 0.0);
     **visibility = Visibility::Inherited;
     *placed = true;
-}
-
-/// How many characters follow the walker.
-const FOLLOWERS: usize = 4;
-/// Metres from the start to the crater on the road.
-const CRATER_AHEAD: f32 = 30.0;
-/// Half a follower's height: its capsule's centre over its feet.
-const FOLLOWER_HALF_HEIGHT: f32 = 0.85;
-
-/// A character that keeps following the walker, `offset` from it (a [`TerrainAgent`]: the
-/// plugin finds its way and walks it).
-#[derive(Component)]
-struct Follower {
-    offset: Vec3,
-}
-
-/// The followers' look.
-#[derive(Resource)]
-struct FollowerAssets {
-    mesh: Handle<Mesh>,
-    materials: Vec<Handle<StandardMaterial>>,
-}
-
-/// Each follower's target: its place beside and behind the walker, updated as the walker moves
-/// more than a metre (each update plans its way again).
-fn follow_the_walker(
-    walker: Single<&Transform, (With<Walker>, Without<Follower>)>,
-    mut followers: Query<(&Follower, &mut TerrainAgent)>,
-) {
-    let facing = Quat::from_rotation_y(walker.rotation.to_euler(EulerRot::YXZ).0);
-    for (follower, mut agent) in &mut followers {
-        let target = walker.translation + facing * follower.offset;
-        if agent.target.is_none_or(|t| t.xz().distance(target.xz()) > 1.0) {
-            agent.target = Some(target);
-        }
-    }
 }
 
 /// The road ahead (towards −z) from the walker at `(x, ground, 0)`: a point every 100 m for
