@@ -125,16 +125,13 @@ pub(super) fn walk_agents(
     }
     // Where each stands and goes.
     for (entity, agent, motion, local, global, parented) in &agents {
-        let p = to_root.transform_point3(
-            current_affine((&local, global, parented))
-                .translation
-                .into(),
-        );
+        let p =
+            to_root.transform_point3(current_affine((local, global, parented)).translation.into());
         if !p.is_finite() {
             continue;
         }
         // Its feet, on the ground (where the game spawned it, or where it was walked).
-        let p = sampler.ground(p.into()).0;
+        let p = sampler.ground(p).0;
         let speed = if agent.speed.is_finite() {
             agent.speed.max(0.0)
         } else {
@@ -191,7 +188,7 @@ pub(super) fn walk_agents(
             *motion = TerrainAgentMotion { velocity, status };
         }
         if step != Vec3::ZERO && !parented {
-            local.translation = from_root.transform_point3(feet.into()).into();
+            local.translation = from_root.transform_point3(feet);
         }
     }
 }

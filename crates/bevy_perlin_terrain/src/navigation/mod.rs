@@ -40,7 +40,7 @@
 //! - **Where**: the tiles within the radius of every navigator (its own, or
 //!   `navigation.radius`); a tile goes once no navigator is within the radius plus half a tile.
 //! - **Following the ground**: a stamp or path added, moved or removed rebuilds the tiles it
-//!   touches ([`TerrainGroundChanged`](crate::TerrainGroundChanged)); a config that reshapes the
+//!   touches ([`TerrainGroundChanged`]); a config that reshapes the
 //!   ground or changes `navigation` or the sea rebuilds them all. Each old tile stays until its
 //!   replacement is in; agents whose way crossed a rebuilt tile plan again.
 //! - **Why landmass itself**: bevy_landmass 0.12 (its Bevy plugin) keeps the archipelago in a

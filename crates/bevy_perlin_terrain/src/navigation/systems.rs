@@ -104,8 +104,9 @@ pub(super) fn plan_tiles(
     let generation = navigation.generation;
     let gone: Vec<IVec2> = (navigation.tiles.iter())
         .filter(|(coord, tile)| {
-            !wanted.contains(*coord)
-                && !(tile.generation == generation && near(**coord, 0.5 * TILE_SIZE))
+            let keep = wanted.contains(*coord)
+                || (tile.generation == generation && near(**coord, 0.5 * TILE_SIZE));
+            !keep
         })
         .map(|(coord, _)| *coord)
         .collect();

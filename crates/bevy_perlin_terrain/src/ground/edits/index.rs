@@ -190,6 +190,7 @@ impl GroundEdits {
     /// Which of the `size[0] × size[1]` points (row-major, `x` first) `spacing` apart from
     /// `origin` lie on a road (a path with [`PathOp::Road`](crate::PathOp::Road), within half
     /// its width of the centre line): `out` gets one flag a point, `false` where no road is.
+    #[cfg(feature = "navigation")]
     pub(crate) fn roads_on_grid(
         &self,
         origin: DVec2,

@@ -230,6 +230,7 @@ impl Modifier {
 
     /// For a road (a path with [`Action::Road`]), its pass over `segments` and half its width:
     /// a point within that distance of the centre line is on the road. `None` for anything else.
+    #[cfg(feature = "navigation")]
     pub fn road_pass(&self, segments: &[u32]) -> Option<(PathPass<'_>, f64)> {
         let Footprint::Path { half_width, .. } = &self.footprint else {
             return None;
