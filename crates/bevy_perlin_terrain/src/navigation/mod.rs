@@ -160,9 +160,9 @@ impl TerrainNavigation {
 
     /// A way on foot from `from` to `to` (in the root's space; their heights are not used:
     /// both are taken on the ground under them): points on the ground, the first at `from`,
-    /// the last at `to`, close enough that the ground between two never strays from the line
-    /// between them by more than a quarter of `navigation.step_height`. It keeps to walkable
-    /// ground and prefers roads. `None` while the tiles under either end are not built, where
+    /// the last at `to`, at most 8 m apart and closer where the ground bends away from the
+    /// straight line by more than half of `navigation.step_height`. It keeps to walkable ground
+    /// and prefers roads. `None` while the tiles under either end are not built, where
     /// either end is not walkable or no way joins them, or for a point that is not finite.
     pub fn find_path(&self, from: Vec3, to: Vec3) -> Option<Vec<Vec3>> {
         if !(from.is_finite() && to.is_finite()) {
@@ -198,7 +198,7 @@ impl TerrainNavigation {
         Some(path::along_the_ground(
             sampler,
             &corners,
-            0.25 * self.step_height,
+            0.5 * self.step_height,
         ))
     }
 
