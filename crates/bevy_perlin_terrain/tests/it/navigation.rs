@@ -1,6 +1,7 @@
 //! Navigation, headless: a path of more than a kilometre across four tiles keeps to walkable
 //! slopes, out of deep water and on the ground; a crater stamped across it rebuilds only the
-//! tiles it touches and the next path goes around it; a road draws the way onto it; tiles
+//! tiles it touches and the next path goes around it; a new walkable slope rebuilds every tile;
+//! a road draws the way onto it; tiles
 //! beyond the radius are freed; an agent walks to its target; bad input gives `None` or an
 //! error naming the field.
 
@@ -295,6 +296,31 @@ fn tiles_beyond_the_radius_are_freed_and_those_around_the_new_place_built() {
         ),
         None
     );
+}
+
+#[test]
+fn a_new_walkable_slope_rebuilds_every_tile_and_a_look_change_none() {
+    let (mut app, _) = navigation_app(config(), Vec3::ZERO);
+    let count = navigation(&app).tile_count() as u64;
+    let polygons_before = navigation(&app).polygon_count();
+    let built = navigation(&app).tiles_built();
+    let set = |app: &mut App, change: fn(&mut TerrainConfig)| {
+        let mut next = config();
+        change(&mut next);
+        *app.world_mut().resource_mut::<TerrainConfigSource>() = TerrainConfigSource::Fixed(next);
+        app.update();
+        settle_navigation(app);
+    };
+    // The ground's colors: nothing to rebuild.
+    set(&mut app, |c| c.colors.creases = 0.25);
+    assert_eq!(navigation(&app).tiles_built(), built);
+    // A gentler walkable slope: every tile again, fewer places to walk.
+    set(&mut app, |c| {
+        c.colors.creases = 0.25;
+        c.navigation.max_slope = 8.0;
+    });
+    assert_eq!(navigation(&app).tiles_built(), built + count);
+    assert_ne!(navigation(&app).polygon_count(), polygons_before);
 }
 
 #[test]
