@@ -1,9 +1,8 @@
 //! Navigation, headless: a path of more than a kilometre across four tiles keeps to walkable
 //! slopes, out of deep water and on the ground; a crater stamped across it rebuilds only the
 //! tiles it touches and the next path goes around it; a new walkable slope rebuilds every tile;
-//! a road draws the way onto it; tiles
-//! beyond the radius are freed; an agent walks to its target; bad input gives `None` or an
-//! error naming the field.
+//! a road draws the way onto it; tiles beyond the radius are freed; an agent walks to its
+//! target; bad input gives `None` or an error naming the field.
 
 use crate::common::{error_text, run_until};
 use bevy::prelude::*;
