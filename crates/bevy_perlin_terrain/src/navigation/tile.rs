@@ -270,9 +270,10 @@ fn rectangles(cells: &[Cell]) -> Vec<Rect> {
     rects
 }
 
-/// The navigation mesh of `rects` on `ground`: each rectangle a polygon through every corner
-/// along its sides (so neighbours share whole edges), counter-clockwise seen from above, with a
-/// height mesh of two triangles a cell; and its bytes. `None` without rectangles.
+/// The navigation mesh of `rects` on `ground`: each rectangle a polygon through its corners and
+/// the neighbours' corners on its sides (so neighbours share whole edges), counter-clockwise seen
+/// from above, with a height mesh of two triangles a square of its samples; and its bytes.
+/// `None` without rectangles.
 fn mesh(
     coord: IVec2,
     ground: &TileGround,
