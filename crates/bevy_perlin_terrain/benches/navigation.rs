@@ -1,6 +1,6 @@
 //! What navigation costs:
 //! - `tile`: one 256 m navigation tile (its 2 m cells judged on the full-detail ground, merged,
-//!   validated by landmass) on one core, at the default and the alps presets, against the
+//!   validated by landmass) on one core, at the default, alps and world presets, against the
 //!   plain sampling of its ground (`sample_grid` of the same 131² samples);
 //! - `path`: `TerrainNavigation::find_path` over a kilometre and more across at least four
 //!   tiles of the default preset, the search and the laying of its points on the ground.

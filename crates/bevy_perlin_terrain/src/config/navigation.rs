@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 /// than `step_height` between two neighbouring samples beyond what the slope allows, or under
 /// more than `wade_depth` of sea is not walkable, and walkable ground keeps `agent_radius` from
 /// it; a road ([`PathOp::Road`](crate::PathOp::Road)) costs `road_cost` of open ground a metre,
-/// so agents prefer it. A change rebuilds every tile.
+/// so agents prefer it. A change of any field but `radius` rebuilds every tile.
 ///
 /// ```ron
 /// navigation: (radius: 600.0, max_slope: 30.0, agent_radius: 0.6),

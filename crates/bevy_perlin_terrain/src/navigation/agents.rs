@@ -20,9 +20,10 @@ use landmass::{Agent, AgentState};
 pub struct TerrainAgent {
     /// Where to walk to, in the root's space (its height is not used); `None` to stand.
     pub target: Option<Vec3>,
-    /// Metres a second it walks at. Default 1.4.
+    /// Metres a second it walks at (taken up to 100). Default 1.4.
     pub speed: f32,
-    /// Metres from its centre to its side, which the others keep clear of. Default 0.4 (the
+    /// Metres from its centre to its side, which the others keep clear of (taken within 0.01 to
+    /// 10). Default 0.4 (the
     /// ground's margin is the config's `navigation.agent_radius`).
     pub radius: f32,
 }
@@ -133,12 +134,12 @@ pub(super) fn walk_agents(
         // Its feet, on the ground (where the game spawned it, or where it was walked).
         let p = sampler.ground(p).0;
         let speed = if agent.speed.is_finite() {
-            agent.speed.max(0.0)
+            agent.speed.clamp(0.0, 100.0)
         } else {
             0.0
         };
         let radius = if agent.radius.is_finite() {
-            agent.radius.max(0.01)
+            agent.radius.clamp(0.01, 10.0)
         } else {
             0.4
         };
@@ -187,7 +188,7 @@ pub(super) fn walk_agents(
         if motion.status != status || motion.velocity != velocity {
             *motion = TerrainAgentMotion { velocity, status };
         }
-        if step != Vec3::ZERO && !parented {
+        if step != Vec3::ZERO && step.is_finite() && !parented {
             local.translation = from_root.transform_point3(feet);
         }
     }

@@ -75,8 +75,9 @@ use landmass::{
 use tile::{GROUND, ROAD, Walkable};
 
 /// Put this on every entity that needs navigation around it (the player, a squad's leader, a
-/// camera): the navigation tiles within its `radius` are built and kept, whether or not a
-/// viewer is near, and go again when no navigator is near.
+/// camera): the navigation tiles within its `radius` (and a quarter tile more, which it may
+/// move before the tiles are planned again) are built and kept, whether or not a viewer is
+/// near, and go again when no navigator is near.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
 #[reflect(Component, Default, Debug)]
 #[require(Transform)]
@@ -93,6 +94,8 @@ struct NavigationShape {
     ground: GroundRecipe,
     walk: Walkable,
     road_cost: f32,
+    agent_radius: f32,
+    max_slope: f32,
 }
 
 /// A tile in place.
@@ -151,7 +154,7 @@ impl TerrainNavigation {
             planned: false,
             dirty: false,
             islands_changed: false,
-            ends: ends(0.5),
+            ends: ends(0.5, 35.0),
             step_height: 0.5,
             agents: HashMap::default(),
             built: 0,
@@ -159,8 +162,9 @@ impl TerrainNavigation {
     }
 
     /// A way on foot from `from` to `to` (in the root's space; their heights are not used:
-    /// both are taken on the ground under them): points on the ground, the first at `from`,
-    /// the last at `to`, at most 8 m apart and closer where the ground bends away from the
+    /// both are taken on the ground under them): points on the ground, the first at the
+    /// walkable point nearest `from` (within `navigation.agent_radius` and a 2 m cell), the last
+    /// likewise at `to`, at most 8 m apart and closer where the ground bends away from the
     /// straight line by more than half of `navigation.step_height`. It keeps to walkable ground
     /// and prefers roads. `None` while the tiles under either end are not built, where
     /// either end is not walkable or no way joins them, or for a point that is not finite.
@@ -264,14 +268,17 @@ impl TerrainNavigation {
             ground: sampler.ground_recipe().clone(),
             walk: Walkable::of(config),
             road_cost: config.navigation.road_cost,
+            agent_radius: config.navigation.agent_radius,
+            max_slope: config.navigation.max_slope,
         };
         if self.shape.as_ref() == Some(&shape) {
             return false;
         }
         let radius = config.navigation.agent_radius;
         self.archipelago.archipelago_options = ArchipelagoOptions::from_agent_radius(radius);
-        self.archipelago.archipelago_options.point_sample_distance = ends(radius);
-        self.ends = ends(radius);
+        let ends = ends(radius, config.navigation.max_slope);
+        self.archipelago.archipelago_options.point_sample_distance = ends.clone();
+        self.ends = ends;
         self.step_height = config.navigation.step_height;
         // Both costs are positive (the config's range): setting them cannot fail.
         let _ = self.archipelago.set_type_index_cost(GROUND, 1.0);
@@ -339,13 +346,15 @@ fn island_of(
     )
 }
 
-/// How far from the mesh an agent or a path's end may be: a cell and the agent's radius across,
-/// two metres up or down (an end is taken on the ground, and the mesh is on it).
-fn ends(agent_radius: f32) -> PointSampleDistance3d {
+/// How far from the mesh an agent or a path's end may be: a cell and the agent's radius across;
+/// up or down, two metres and what the steepest walkable ground rises between the height mesh's
+/// samples (up to five cells apart in a large rectangle; an end is taken on the ground).
+fn ends(agent_radius: f32, max_slope: f32) -> PointSampleDistance3d {
+    let vertical = 2.0 + 5.0 * CELL_SIZE * max_slope.to_radians().tan();
     PointSampleDistance3d {
         horizontal_distance: agent_radius + CELL_SIZE,
-        distance_above: 2.0,
-        distance_below: 2.0,
+        distance_above: vertical,
+        distance_below: vertical,
         vertical_preference_ratio: 1.0,
         animation_link_max_vertical_distance: 1.0,
     }

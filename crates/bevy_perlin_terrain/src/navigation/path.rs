@@ -36,7 +36,11 @@ pub(super) fn along_the_ground(
             let length = a.xz().distance(b.xz());
             let mid = (a + b) * 0.5;
             let on = ground(mid.x, mid.z);
-            let split = length > MAX_LEG || (length > MIN_LEG && (on.y - mid.y).abs() > tolerance);
+            // Far from the origin two neighbouring `f32`s can be farther apart than the
+            // shortest leg: a middle that rounds onto an end cannot be cut again.
+            let cuttable = on.xz() != a.xz() && on.xz() != b.xz();
+            let split = cuttable
+                && (length > MAX_LEG || (length > MIN_LEG && (on.y - mid.y).abs() > tolerance));
             if split {
                 legs.push((on, b));
                 legs.push((a, on));

@@ -1,7 +1,7 @@
 //! The tile systems: plan (drop, cancel, schedule) and place finished tiles.
 
 use super::plan::{distance_to_tile, tiles_within};
-use super::tile::{TILE_SIZE, build_tile};
+use super::tile::{NavigationTile, TILE_SIZE, build_tile};
 use super::{TerrainNavigation, TerrainNavigator};
 use crate::config::ranges::NAVIGATION_RADIUS;
 use crate::ground::{ActiveTerrainConfig, TerrainSampler};
@@ -92,14 +92,16 @@ pub(super) fn plan_tiles(
     navigation.dirty = false;
     navigation.planned_for.clone_from(&at);
 
+    // The radius and the move that replans: every tile within the radius stays built until the
+    // next plan.
     let mut wanted = HashSet::default();
     for &(p, radius) in &at {
-        tiles_within(p.xz(), radius, &mut wanted);
+        tiles_within(p.xz(), radius + threshold, &mut wanted);
     }
     // Tiles stay until half a tile beyond the radius: no churn at the edge.
     let near = |coord: IVec2, reach: f32| {
         at.iter()
-            .any(|&(p, radius)| distance_to_tile(p.xz(), coord) <= radius + reach)
+            .any(|&(p, radius)| distance_to_tile(p.xz(), coord) <= radius + threshold + reach)
     };
     let generation = navigation.generation;
     let gone: Vec<IVec2> = (navigation.tiles.iter())
@@ -162,9 +164,11 @@ pub(super) fn place_tiles(mut navigation: ResMut<TerrainNavigation>) {
         if generation != navigation.generation || !navigation.wanted.contains(&coord) {
             continue;
         }
-        match tile {
-            Some(tile) => navigation.place(coord, tile, generation),
-            None => warn!("navigation tile {coord}: the ground there cannot be sampled"),
-        }
+        // A tile whose ground cannot be sampled is kept empty, not built again.
+        let tile = tile.unwrap_or_else(|| {
+            warn!("navigation tile {coord}: the ground there cannot be sampled; left empty");
+            NavigationTile::empty()
+        });
+        navigation.place(coord, tile, generation);
     }
 }

@@ -22,6 +22,10 @@ const MAX_RECT: usize = 64;
 /// are the straight line joining theirs, so the edges of two neighbouring tiles lie on the
 /// same line wherever their own corners cut them, and join.
 const SEAM_STEP: usize = 8;
+const _: () = assert!(
+    CELLS % SEAM_STEP == 0,
+    "a tile's corners are fixed seam vertices"
+);
 /// The type index of open ground.
 pub(super) const GROUND: usize = 0;
 /// The type index of a road.
@@ -75,6 +79,16 @@ pub struct NavigationTile {
 }
 
 impl NavigationTile {
+    /// A tile with nowhere to walk.
+    pub(super) fn empty() -> Self {
+        Self {
+            mesh: None,
+            walkable_cells: 0,
+            polygons: 0,
+            bytes: 0,
+        }
+    }
+
     /// The 2 m cells an agent may stand on, of the tile's 128 × 128.
     pub fn walkable_cells(&self) -> usize {
         self.walkable_cells
@@ -98,8 +112,7 @@ pub fn tile_origin(coord: IVec2) -> DVec2 {
 }
 
 /// Builds tile `coord` of the ground `sampler` answers, walkable by `config.navigation`, on the
-/// calling thread. `None` if the ground cannot be sampled there (never for a tile within
-/// 10⁷ m of the origin).
+/// calling thread. `None` if the ground cannot be sampled there.
 pub fn build_navigation_tile(
     sampler: &TerrainSampler,
     config: &TerrainConfig,
