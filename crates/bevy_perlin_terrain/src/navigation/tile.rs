@@ -23,7 +23,7 @@ const MAX_RECT: usize = 64;
 /// same line wherever their own corners cut them, and join.
 const SEAM_STEP: usize = 8;
 const _: () = assert!(
-    CELLS % SEAM_STEP == 0,
+    CELLS.is_multiple_of(SEAM_STEP),
     "a tile's corners are fixed seam vertices"
 );
 /// The type index of open ground.
