@@ -130,8 +130,6 @@ pub struct TerrainNavigation {
     dirty: bool,
     /// Whether islands came or went since the archipelago last joined them.
     islands_changed: bool,
-    /// How far from the ground a path's ends may be.
-    ends: PointSampleDistance3d,
     /// The most the ground may stray from a path's leg.
     step_height: f32,
     agents: HashMap<Entity, AgentId>,
@@ -154,7 +152,6 @@ impl TerrainNavigation {
             planned: false,
             dirty: false,
             islands_changed: false,
-            ends: ends(0.5, 35.0),
             step_height: 0.5,
             agents: HashMap::default(),
             built: 0,
@@ -173,12 +170,13 @@ impl TerrainNavigation {
             return None;
         }
         let sampler = self.sampler.as_ref()?;
-        let ground = |p: Vec3| Vec3::new(p.x, sampler.height_at(p.xz()), p.z);
-        let start = self
-            .archipelago
-            .sample_point(ground(from), &self.ends)
+        let ends = &self.archipelago.archipelago_options.point_sample_distance;
+        let start = (self.archipelago)
+            .sample_point(sampler.ground(from).0, ends)
             .ok()?;
-        let end = self.archipelago.sample_point(ground(to), &self.ends).ok()?;
+        let end = (self.archipelago)
+            .sample_point(sampler.ground(to).0, ends)
+            .ok()?;
         let steps = self
             .archipelago
             .find_path(
@@ -276,9 +274,8 @@ impl TerrainNavigation {
         }
         let radius = config.navigation.agent_radius;
         self.archipelago.archipelago_options = ArchipelagoOptions::from_agent_radius(radius);
-        let ends = ends(radius, config.navigation.max_slope);
-        self.archipelago.archipelago_options.point_sample_distance = ends.clone();
-        self.ends = ends;
+        self.archipelago.archipelago_options.point_sample_distance =
+            ends(radius, config.navigation.max_slope);
         self.step_height = config.navigation.step_height;
         // Both costs are positive (the config's range): setting them cannot fail.
         let _ = self.archipelago.set_type_index_cost(GROUND, 1.0);

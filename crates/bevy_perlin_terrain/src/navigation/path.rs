@@ -1,7 +1,7 @@
 //! A path's corners laid on the ground: each straight leg cut where the ground leaves the line.
 
 use crate::ground::TerrainSampler;
-use bevy::math::{Vec2, Vec3, Vec3Swizzles};
+use bevy::math::{Vec3, Vec3Swizzles};
 
 /// The longest leg that is checked whole, in metres: its middle becomes a point of the path,
 /// so no leg of the laid path is longer than half of it.
@@ -18,11 +18,10 @@ pub(super) fn along_the_ground(
     corners: &[Vec3],
     tolerance: f32,
 ) -> Vec<Vec3> {
-    let ground = |x: f32, z: f32| Vec3::new(x, sampler.height_at(Vec2::new(x, z)), z);
     let mut out: Vec<Vec3> = Vec::with_capacity(4 * corners.len());
     let mut legs = Vec::new();
     for &corner in corners {
-        let next = ground(corner.x, corner.z);
+        let next = sampler.ground(corner).0;
         let Some(&last) = out.last() else {
             out.push(next);
             continue;
@@ -35,7 +34,7 @@ pub(super) fn along_the_ground(
         while let Some((a, b)) = legs.pop() {
             let length = a.xz().distance(b.xz());
             let mid = (a + b) * 0.5;
-            let on = ground(mid.x, mid.z);
+            let on = sampler.ground(mid).0;
             // Far from the origin two neighbouring `f32`s can be farther apart than the
             // shortest leg: a middle that rounds onto an end cannot be cut again.
             let cuttable = on.xz() != a.xz() && on.xz() != b.xz();
