@@ -1,16 +1,37 @@
 //! The terrain's own space: where entities are relative to the [`TerrainRoot`](crate::TerrainRoot),
-//! which every planner (chunks, scatter, colliders) measures in. A leaf module.
+//! which every planner (chunks, scatter, colliders) measures in, exactly (`f64`), and how it
+//! maps to the world things are drawn and simulated in (`f32`). A leaf module.
 
-use bevy::math::{Affine3A, DVec2, IVec2};
+use bevy::math::{Affine3A, DAffine3, DVec2, DVec3, IVec2};
 use bevy::prelude::*;
 
 /// What [`current_affine`] reads of an entity.
 pub(crate) type Placement<'a> = (&'a Transform, &'a GlobalTransform, bool);
 
-/// The query of the entities [`current_affine`] places: `Transform`, `GlobalTransform` and
-/// whether they have a parent.
-pub(crate) type PlacementQuery<'w, 's, F> =
-    Query<'w, 's, (&'static Transform, &'static GlobalTransform, Has<ChildOf>), F>;
+/// What a root's [`RootFrame`] is read from besides its placement: its big_space `Grid`, if it
+/// is one.
+#[cfg(feature = "big_space")]
+type RootGrid = (
+    Option<&'static big_space::prelude::Grid>,
+    Option<&'static big_space::prelude::CellCoord>,
+    Option<&'static ChildOf>,
+);
+/// What a root's [`RootFrame`] is read from besides its placement: nothing without big_space.
+#[cfg(not(feature = "big_space"))]
+type RootGrid = ();
+
+/// The query of the terrain's root that [`RootFrame::of`] reads.
+pub(crate) type RootQuery<'w, 's, F> = Query<
+    'w,
+    's,
+    (
+        &'static Transform,
+        &'static GlobalTransform,
+        Has<ChildOf>,
+        RootGrid,
+    ),
+    F,
+>;
 
 /// Where an entity is now: an entity without a parent is where its `Transform` says
 /// (`GlobalTransform` would lag a frame behind a move made this frame), a child where its
@@ -23,13 +44,249 @@ pub(crate) fn current_affine((local, global, parented): Placement) -> Affine3A {
     }
 }
 
-/// From world space into the space of `root` (the identity while there is none).
-pub(crate) fn root_space<F: bevy::ecs::query::QueryFilter>(
-    root: Option<Entity>,
-    roots: &PlacementQuery<F>,
-) -> Affine3A {
-    root.and_then(|root| roots.get(root).ok())
-        .map_or(Affine3A::IDENTITY, |root| current_affine(root).inverse())
+/// How the terrain's own space maps to the world: the root's placement, or, where the root is
+/// a big_space grid, the grid's place relative to the floating origin. Root-space positions are
+/// `f64` and exact however far out; world positions are `f32` and exact near the floating
+/// origin.
+#[derive(Clone, Debug)]
+pub(crate) struct RootFrame {
+    /// From the root's space to the world.
+    to_world: DAffine3,
+    /// From the world to the root's space.
+    to_root: DAffine3,
+    /// The root's grid: its children are placed by cell and offset.
+    #[cfg(feature = "big_space")]
+    grid: Option<big_space::prelude::Grid>,
+    /// The root, and where it is in the grid it is in (its parent, its cell, its transform).
+    #[cfg(feature = "big_space")]
+    cells: Option<(Entity, Option<GridPlace>)>,
+}
+
+/// Where an entity is in its parent's grid: the parent, its cell and its transform.
+#[cfg(feature = "big_space")]
+type GridPlace = (Entity, big_space::prelude::CellCoord, Transform);
+
+impl Default for RootFrame {
+    fn default() -> Self {
+        Self::from_affine(DAffine3::IDENTITY)
+    }
+}
+
+impl RootFrame {
+    /// The frame of a root placed by `to_world` (no grid).
+    fn from_affine(to_world: DAffine3) -> Self {
+        Self {
+            to_world,
+            to_root: to_world.inverse(),
+            #[cfg(feature = "big_space")]
+            grid: None,
+            #[cfg(feature = "big_space")]
+            cells: None,
+        }
+    }
+
+    /// The frame of `root` (the identity while there is none).
+    pub fn of<F: bevy::ecs::query::QueryFilter>(
+        root: Option<Entity>,
+        roots: &RootQuery<F>,
+    ) -> Self {
+        let Some((local, global, parented, _grid)) = root.and_then(|root| roots.get(root).ok())
+        else {
+            return Self::default();
+        };
+        #[cfg(feature = "big_space")]
+        if let (Some(root), (Some(grid), cell, parent)) = (root, _grid) {
+            let place = cell
+                .zip(parent)
+                .map(|(cell, parent)| (parent.parent(), *cell, *local));
+            return Self {
+                cells: Some((root, place)),
+                ..Self::of_grid(grid)
+            };
+        }
+        let affine = current_affine((local, global, parented));
+        Self::from_affine(DAffine3 {
+            matrix3: affine.matrix3.as_dmat3(),
+            translation: affine.translation.as_dvec3(),
+        })
+    }
+
+    /// The frame of a root that is a big_space grid: a point `p` of the grid is drawn at
+    /// `grid_transform · (p − cell · edge)`, `cell` the floating origin's cell in the grid (as
+    /// big_space computes `GlobalTransform`, in `f64` here).
+    #[cfg(feature = "big_space")]
+    fn of_grid(grid: &big_space::prelude::Grid) -> Self {
+        let origin = grid.local_floating_origin();
+        let to_world =
+            origin.grid_transform() * DAffine3::from_translation(-origin.cell().as_dvec3(grid));
+        Self {
+            to_world,
+            to_root: to_world.inverse(),
+            grid: Some(grid.clone()),
+            cells: None,
+        }
+    }
+
+    /// The root-space placement of an entity placed by `cell` and `local` in the grid of
+    /// `parent` (whose grid is `parent_grid`), exactly, without the `f32` world in between:
+    /// where `parent` is the root or the grid the root is in. `None` for any other grid.
+    pub fn cell_to_root(
+        &self,
+        parent: Entity,
+        parent_grid: &big_space::prelude::Grid,
+        cell: &big_space::prelude::CellCoord,
+        local: &Transform,
+    ) -> Option<DAffine3> {
+        let (root, place) = self.cells?;
+        let in_parent = |cell: &big_space::prelude::CellCoord, t: &Transform| {
+            DAffine3::from_scale_rotation_translation(
+                t.scale.as_dvec3(),
+                t.rotation.as_dquat(),
+                parent_grid.grid_position_double(cell, t),
+            )
+        };
+        let placed = in_parent(cell, local);
+        if parent == root {
+            return Some(placed);
+        }
+        let (outer, root_cell, root_local) = place?;
+        (parent == outer).then(|| in_parent(&root_cell, &root_local).inverse() * placed)
+    }
+
+    /// The root-space point drawn at world `p`.
+    pub fn to_root(&self, p: Vec3) -> DVec3 {
+        self.to_root.transform_point3(p.as_dvec3())
+    }
+
+    /// The root-space direction of the world direction `v`.
+    pub fn vector_to_root(&self, v: Vec3) -> Vec3 {
+        self.to_root.transform_vector3(v.as_dvec3()).as_vec3()
+    }
+
+    /// An entity's placement in the root's space, from its world placement.
+    pub fn affine_to_root(&self, world: Affine3A) -> DAffine3 {
+        let world = DAffine3 {
+            matrix3: world.matrix3.as_dmat3(),
+            translation: world.translation.as_dvec3(),
+        };
+        self.to_root * world
+    }
+
+    /// The root-space position of the world's origin where the root is a floating-origin grid
+    /// (what the shaders add to world positions), 0 otherwise.
+    pub fn shader_origin(&self) -> DVec3 {
+        #[cfg(feature = "big_space")]
+        if self.grid.is_some() {
+            return self.to_root.translation;
+        }
+        DVec3::ZERO
+    }
+
+    /// The root-space position of a child of the root placed by `transform` and `cell`.
+    pub fn placed_to_root(&self, transform: &Transform, _cell: CellItem) -> DVec3 {
+        #[cfg(feature = "big_space")]
+        if let (Some(grid), Some(cell)) = (&self.grid, _cell) {
+            return grid.grid_position_double(cell, transform);
+        }
+        transform.translation.as_dvec3()
+    }
+
+    /// Where the root-space point `p` is drawn.
+    pub fn to_world(&self, p: DVec3) -> Vec3 {
+        self.to_world.transform_point3(p).as_vec3()
+    }
+
+    /// How a child of the root placed at root-space `at` (unturned) is placed: by its
+    /// `Transform` alone, or in a grid root by cell and offset.
+    pub fn place(&self, at: DVec3) -> Placed {
+        #[cfg(feature = "big_space")]
+        if let Some(grid) = &self.grid {
+            let (cell, offset) = grid.translation_to_grid(at);
+            return Placed {
+                transform: Transform::from_translation(offset),
+                cell: Some(cell),
+            };
+        }
+        Placed {
+            transform: Transform::from_translation(at.as_vec3()),
+            #[cfg(feature = "big_space")]
+            cell: None,
+        }
+    }
+}
+
+/// What [`Placed::apply`] compares besides the `Transform`: a big_space cell, if any.
+#[cfg(feature = "big_space")]
+pub(crate) type Cell = Option<&'static big_space::prelude::CellCoord>;
+/// What [`Placed::apply`] compares besides the `Transform`: nothing without big_space.
+#[cfg(not(feature = "big_space"))]
+pub(crate) type Cell = ();
+
+/// A [`Cell`] as read.
+pub(crate) type CellItem<'a> = <Cell as bevy::ecs::query::QueryData>::Item<'a, 'a>;
+
+/// A child of the root's place: its `Transform`, and in a big_space grid its cell.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Placed {
+    /// Its transform: in a grid, relative to its cell's centre.
+    pub transform: Transform,
+    /// Its cell in the root's grid.
+    #[cfg(feature = "big_space")]
+    pub cell: Option<big_space::prelude::CellCoord>,
+}
+
+impl Placed {
+    /// The same place, scaled.
+    pub fn with_scale(mut self, scale: Vec3) -> Self {
+        self.transform.scale = scale;
+        self
+    }
+
+    /// Puts `entity` there.
+    pub fn insert(self, entity: &mut EntityCommands) {
+        #[cfg(feature = "big_space")]
+        if let Some(cell) = self.cell {
+            entity.try_insert((self.transform, cell));
+            return;
+        }
+        entity.try_insert(self.transform);
+    }
+
+    /// Moves `entity`, now at `transform` in `cell`, here, writing only what differs.
+    pub fn apply(self, entity: &mut EntityCommands, transform: &mut Transform, _cell: CellItem) {
+        if *transform != self.transform {
+            *transform = self.transform;
+        }
+        #[cfg(feature = "big_space")]
+        if self.cell != _cell.copied()
+            && let Some(cell) = self.cell
+        {
+            entity.try_insert(cell);
+        }
+        #[cfg(not(feature = "big_space"))]
+        let _ = entity;
+    }
+
+    /// Spawns `bundle` there, placed from its first moment (hooks that read the place, such as
+    /// a collider's, see it).
+    pub fn spawn<'a>(self, commands: &'a mut Commands, bundle: impl Bundle) -> EntityCommands<'a> {
+        #[cfg(feature = "big_space")]
+        if let Some(cell) = self.cell {
+            return commands.spawn((bundle, self.transform, cell));
+        }
+        commands.spawn((bundle, self.transform))
+    }
+}
+
+/// Makes the terrain's new root a grid of the big_space `space`, at its origin cell, so that
+/// everything the plugin places under it goes by cell and offset, exact however far out; a
+/// root with no big_space in the world stays a plain entity.
+#[cfg(feature = "big_space")]
+pub(crate) fn join_big_space(root: &mut EntityCommands, space: Option<Entity>) {
+    use big_space::prelude::{CellCoord, Grid};
+    if let Some(space) = space {
+        root.insert((Grid::default(), CellCoord::ZERO, ChildOf(space)));
+    }
 }
 
 /// Horizontal distance from `p` to the axis-aligned square `[min, min + size]²` (0 inside).

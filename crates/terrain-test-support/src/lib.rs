@@ -117,6 +117,7 @@ pub fn presets() -> Vec<(String, TerrainConfig)> {
 pub struct HeadlessApp {
     asset_dir: String,
     time: Option<TimeUpdateStrategy>,
+    transforms: bool,
 }
 
 impl Default for HeadlessApp {
@@ -124,6 +125,7 @@ impl Default for HeadlessApp {
         Self {
             asset_dir: "assets".into(),
             time: None,
+            transforms: true,
         }
     }
 }
@@ -149,6 +151,13 @@ impl HeadlessApp {
         self
     }
 
+    /// Without `TransformPlugin`: for an app that brings its own transform propagation (a
+    /// floating origin's, which refuses to run beside Bevy's).
+    pub fn without_transform_plugin(mut self) -> Self {
+        self.transforms = false;
+        self
+    }
+
     /// The app with the base plugins only, not finished: for what must be added before the
     /// terrain (systems ordered around its sets) or an app without it. [`finish`] it once its
     /// plugins are in.
@@ -161,9 +170,11 @@ impl HeadlessApp {
                 watch_for_changes_override: Some(false),
                 ..default()
             },
-            TransformPlugin,
             MeshPlugin,
         ));
+        if self.transforms {
+            app.add_plugins(TransformPlugin);
+        }
         if let Some(time) = self.time {
             app.insert_resource(time);
         }

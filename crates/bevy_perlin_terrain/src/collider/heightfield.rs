@@ -9,7 +9,7 @@ use avian3d::parry::math::Vector;
 use avian3d::parry::shape::{HeightFieldFlags, SharedShape};
 use avian3d::parry::utils::Array2;
 use avian3d::prelude::Collider;
-use bevy::math::Vec3;
+use bevy::math::DVec3;
 use perlin_core::{Detail, GridSpec, NoiseTables};
 use std::sync::Arc;
 
@@ -71,13 +71,10 @@ impl ColliderJob {
 
     /// Where the collider's entity goes, in the terrain root's space: the chunk's centre at
     /// height 0 (a heightfield's origin is its centre).
-    pub fn translation(&self) -> Vec3 {
-        let half = 0.5 * self.chunk_size;
-        Vec3::new(
-            self.coord.x as f32 * self.chunk_size + half,
-            0.0,
-            self.coord.y as f32 * self.chunk_size + half,
-        )
+    pub fn translation(&self) -> DVec3 {
+        let size = f64::from(self.chunk_size);
+        let centre = (self.coord.as_dvec2() + 0.5) * size;
+        DVec3::new(centre.x, 0.0, centre.y)
     }
 }
 

@@ -132,7 +132,7 @@ pub struct ColliderRegistry {
     generation: u64,
     /// Where each body was at the last plan, for the velocity of bodies without one.
     #[reflect(ignore)]
-    last_seen: HashMap<Entity, Vec3>,
+    last_seen: HashMap<Entity, bevy::math::DVec3>,
     /// The swept positions the last plan was made for, by body.
     #[reflect(ignore)]
     planned_for: Vec<(Entity, [Vec3; 2])>,

@@ -9,7 +9,7 @@ use super::{
 use crate::chunk::ChunkCoord;
 use crate::config::TerrainConfig;
 use crate::ground::{ActiveTerrainConfig, TerrainSampler, TerrainTables};
-use crate::space::{PlacementQuery, current_affine, root_space};
+use crate::space::{RootFrame, RootQuery, current_affine};
 use crate::stream::{ChunkRegistry, TerrainRoot};
 use crate::tasks::{Job, Urgency};
 use avian3d::prelude::{Collider, LinearVelocity, RigidBody};
@@ -76,7 +76,7 @@ pub(super) fn plan_colliders(
         ),
         With<TerrainColliderAnchor>,
     >,
-    roots: PlacementQuery<With<TerrainRoot>>,
+    roots: RootQuery<With<TerrainRoot>>,
     active: Option<Res<ActiveTerrainConfig>>,
     tables: Option<Res<TerrainTables>>,
     sampler: Option<Res<TerrainSampler>>,
@@ -103,32 +103,32 @@ pub(super) fn plan_colliders(
     let reshaped = colliders.follow_shape(config, &sampler);
 
     // Bodies in the terrain's space, each swept from where it is to where it will be.
-    let root_space = root_space(chunks.root(), &roots);
+    let frame = RootFrame::of(chunks.root(), &roots);
     let dt = time.delta_secs();
     let radius = config.collision.radius;
     let mut paths = Vec::with_capacity(bodies.iter().len());
     let mut urgent_paths = Vec::with_capacity(paths.capacity());
     let mut seen = HashMap::default();
     for (entity, local, global, parented, velocity) in &bodies {
-        let here = current_affine((local, global, parented)).translation;
-        let p = root_space.transform_point3(here.into());
-        if !p.is_finite() {
+        let exact = frame.to_root(current_affine((local, global, parented)).translation.into());
+        if !exact.is_finite() {
             continue;
         }
+        let p = exact.as_vec3();
         // The faster of its velocity and how it moved since the last frame: a kinematic body
         // moved by its transform has a `LinearVelocity` of zero.
         let moved = match colliders.last_seen.get(&entity) {
-            Some(&last) if dt > 0.0 => (p - last) / dt,
+            Some(&last) if dt > 0.0 => ((exact - last) / f64::from(dt)).as_vec3(),
             _ => Vec3::ZERO,
         };
-        let velocity = velocity.map_or(Vec3::ZERO, |v| root_space.transform_vector3(v.0));
+        let velocity = velocity.map_or(Vec3::ZERO, |v| frame.vector_to_root(v.0));
         let v = if moved.length_squared() > velocity.length_squared() {
             moved
         } else {
             velocity
         };
         let v = if v.is_finite() { v } else { Vec3::ZERO };
-        seen.insert(entity, p);
+        seen.insert(entity, exact);
         // Sweeps are bounded: a body that blew up to absurd speeds does not ask for the world.
         let ahead = (v * LOOKAHEAD).clamp_length_max(radius + 2.0 * size);
         // The next two frames (at least two 30 Hz frames).
@@ -223,7 +223,14 @@ pub(super) fn plan_colliders(
     // Where a body arrives within two frames there must be ground now: an outdated collider
     // will do until its replacement comes; a missing one is built here and now.
     let Some(root) = chunks.root() else { return };
-    build_now(&mut commands, colliders, root, &sampler, config, urgent);
+    build_now(
+        &mut commands,
+        colliders,
+        (root, &frame),
+        &sampler,
+        config,
+        urgent,
+    );
 }
 
 /// A body that just got [`TerrainColliderAnchor`] has ground before the next physics step, even if
@@ -233,7 +240,7 @@ pub(super) fn ground_new_body(
     add: On<Add, TerrainColliderAnchor>,
     mut commands: Commands,
     bodies: Query<(&Transform, &GlobalTransform, Has<ChildOf>)>,
-    roots: PlacementQuery<With<TerrainRoot>>,
+    roots: RootQuery<With<TerrainRoot>>,
     active: Option<Res<ActiveTerrainConfig>>,
     tables: Option<Res<TerrainTables>>,
     sampler: Option<Res<TerrainSampler>>,
@@ -257,8 +264,10 @@ pub(super) fn ground_new_body(
     }
     let config = active.config();
     colliders.follow_shape(config, &sampler);
-    let root_space = root_space(Some(root), &roots);
-    let p = root_space.transform_point3(current_affine(body).translation.into());
+    let frame = RootFrame::of(Some(root), &roots);
+    let p = frame
+        .to_root(current_affine(body).translation.into())
+        .as_vec3();
     let mut near = HashSet::default();
     chunks_along(
         p,
@@ -267,14 +276,21 @@ pub(super) fn ground_new_body(
         config.chunk_size,
         &mut near,
     );
-    build_now(&mut commands, colliders, root, &sampler, config, near);
+    build_now(
+        &mut commands,
+        colliders,
+        (root, &frame),
+        &sampler,
+        config,
+        near,
+    );
 }
 
 /// Builds the colliders of `coords` that have none, here and now (taking over their tasks).
 fn build_now(
     commands: &mut Commands,
     colliders: &mut ColliderRegistry,
-    root: Entity,
+    root: (Entity, &RootFrame),
     sampler: &TerrainSampler,
     config: &TerrainConfig,
     coords: HashSet<ChunkCoord>,
@@ -300,10 +316,12 @@ fn build_now(
 pub(super) fn place_colliders(
     mut commands: Commands,
     chunks: Res<ChunkRegistry>,
+    roots: RootQuery<With<TerrainRoot>>,
     mut colliders: ResMut<ColliderRegistry>,
 ) {
     let colliders = &mut *colliders;
     let Some(root) = chunks.root() else { return };
+    let frame = RootFrame::of(Some(root), &roots);
     let finished = colliders.pending.finished(usize::MAX);
     if !finished.is_empty() {
         // Task slots freed up for chunks that may be waiting.
@@ -314,7 +332,7 @@ pub(super) fn place_colliders(
             place(
                 &mut commands,
                 colliders,
-                root,
+                (root, &frame),
                 &pending.job,
                 collider,
                 pending.generation,
@@ -341,29 +359,31 @@ pub(super) fn place_colliders(
 fn place(
     commands: &mut Commands,
     colliders: &mut ColliderRegistry,
-    root: Entity,
+    (root, frame): (Entity, &RootFrame),
     job: &ColliderJob,
     collider: Collider,
     generation: u64,
 ) {
     let coord = job.coord();
-    let transform = Transform::from_translation(job.translation());
+    let at = frame.place(job.translation());
     if let Some(built) = colliders.built.get_mut(&coord) {
-        commands
-            .entity(built.entity)
-            .try_insert((collider, transform));
+        let mut entity = commands.entity(built.entity);
+        entity.try_insert(collider);
+        at.insert(&mut entity);
         built.generation = generation;
         return;
     }
-    let entity = commands
-        .spawn((
-            Name::new(format!("terrain collider {coord}")),
-            TerrainColliderChunk { coord },
-            RigidBody::Static,
-            collider,
-            transform,
-            ChildOf(root),
-        ))
+    let entity = at
+        .spawn(
+            commands,
+            (
+                Name::new(format!("terrain collider {coord}")),
+                TerrainColliderChunk { coord },
+                RigidBody::Static,
+                collider,
+                ChildOf(root),
+            ),
+        )
         .id();
     colliders.built.insert(coord, Built { entity, generation });
 }

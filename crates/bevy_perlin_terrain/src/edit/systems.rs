@@ -8,12 +8,11 @@ use crate::config::{
 };
 use crate::ground::{
     ActiveTerrainConfig, GroundEdits, Modifier, TerrainGroundChanged, TerrainSampler,
-    config_modifiers, flat_axes, path_modifier, stamp_modifier,
+    config_modifiers, flat_axes, path_modifier_from, stamp_modifier,
 };
-use crate::space::{Bounds, PlacementQuery, current_affine, root_space};
+use crate::space::{Bounds, Placement, RootFrame, RootQuery, current_affine};
 use crate::stream::TerrainRoot;
-use bevy::math::Affine3A;
-use bevy::math::DVec2;
+use bevy::math::{DAffine3, DVec3};
 use bevy::platform::collections::{HashMap, HashSet};
 use bevy::prelude::*;
 use std::sync::Arc;
@@ -67,6 +66,31 @@ type StampMoved = (
     )>,
 );
 
+/// Where a stamp or path entity stands in a big_space grid, if it does: its cell and parent.
+#[cfg(feature = "big_space")]
+type InGrid = Option<(
+    &'static big_space::prelude::CellCoord,
+    &'static ChildOf,
+    &'static Transform,
+)>;
+/// Where a stamp or path entity stands in a big_space grid: nothing without big_space.
+#[cfg(not(feature = "big_space"))]
+type InGrid = ();
+
+/// The grids stamps and paths may stand in.
+#[cfg(feature = "big_space")]
+type Grids<'w, 's> = Query<'w, 's, &'static big_space::prelude::Grid>;
+/// The grids stamps and paths may stand in: none without big_space.
+#[cfg(not(feature = "big_space"))]
+type Grids<'w, 's> = Query<'w, 's, (), Without<TerrainStamp>>;
+
+/// Path entities that may have moved (their points are their own, except in a grid, where
+/// they are offsets from the entity's cell and translation).
+type PathMoved = (
+    With<TerrainPath>,
+    Or<(Changed<Transform>, Changed<ChildOf>)>,
+);
+
 /// What [`update_edits`] reads of a stamp entity.
 type StampItem<'a> = (
     Entity,
@@ -74,7 +98,50 @@ type StampItem<'a> = (
     &'a Transform,
     &'a GlobalTransform,
     bool,
+    <InGrid as bevy::ecs::query::QueryData>::Item<'a, 'a>,
 );
+
+/// How stamp and path entities are placed in the root's space: through the world, or, for
+/// one placed by cell in the root's grid (or the grid the root is in), exactly from its cell.
+struct Placer<'a, 'w, 's> {
+    frame: RootFrame,
+    #[cfg_attr(
+        not(feature = "big_space"),
+        expect(dead_code, reason = "grids are big_space's")
+    )]
+    grids: &'a Grids<'w, 's>,
+}
+
+impl Placer<'_, '_, '_> {
+    /// The root-space placement of an entity placed by `placement` and, maybe, a grid cell.
+    fn place(&self, placement: Placement, in_grid: InGridItem) -> DAffine3 {
+        if let Some(placed) = self.in_grid(in_grid) {
+            return placed;
+        }
+        self.frame.affine_to_root(current_affine(placement))
+    }
+
+    /// Where the points of a path on an entity are measured from: its root-space place where it
+    /// stands by cell in a grid, the root's origin otherwise (a path's points are its own).
+    fn path_origin(&self, in_grid: InGridItem) -> DVec3 {
+        self.in_grid(in_grid)
+            .map_or(DVec3::ZERO, |placed| placed.translation)
+    }
+
+    /// The root-space placement of an entity placed by cell in the root's grid or the grid
+    /// the root is in; `None` for any other.
+    fn in_grid(&self, _in_grid: InGridItem) -> Option<DAffine3> {
+        #[cfg(feature = "big_space")]
+        if let Some((cell, parent, local)) = _in_grid {
+            let grid = self.grids.get(parent.parent()).ok()?;
+            return self.frame.cell_to_root(parent.parent(), grid, cell, local);
+        }
+        None
+    }
+}
+
+/// A stamp's or path's grid place as read.
+type InGridItem<'a> = <InGrid as bevy::ecs::query::QueryData>::Item<'a, 'a>;
 
 /// Run condition of [`update_edits`]: whether a stamp or path came, went, changed or moved, the
 /// root moved, the config changed, or the sampler was replaced (a new config) since the last
@@ -86,7 +153,7 @@ pub(super) fn edits_may_have_changed(
     stamps: Query<(), With<TerrainStamp>>,
     paths: Query<(), With<TerrainPath>>,
     moved_stamps: Query<(), StampMoved>,
-    changed_paths: Query<(), Changed<TerrainPath>>,
+    changed_paths: Query<(), Or<(Changed<TerrainPath>, PathMoved)>>,
     moved_roots: Query<
         (),
         (
@@ -119,10 +186,12 @@ pub(super) fn update_edits(
         &Transform,
         &GlobalTransform,
         Has<ChildOf>,
+        InGrid,
     )>,
-    paths: Query<(Entity, &TerrainPath)>,
+    paths: Query<(Entity, &TerrainPath, InGrid)>,
+    grids: Grids,
     root: Query<Entity, With<TerrainRoot>>,
-    roots: PlacementQuery<With<TerrainRoot>>,
+    roots: RootQuery<With<TerrainRoot>>,
     mut changed: MessageWriter<TerrainGroundChanged>,
 ) {
     let (Some(active), Some(mut sampler)) = (active, sampler) else {
@@ -134,10 +203,13 @@ pub(super) fn update_edits(
         stamps
             .iter()
             .map(|(e, ..)| e)
-            .chain(paths.iter().map(|(e, _)| e)),
+            .chain(paths.iter().map(|(e, ..)| e)),
     );
-    let to_root = root_space(root.iter().next(), &roots);
-    let (next, warnings) = collect(state, active.config(), &paths, stamps.iter(), to_root);
+    let placer = Placer {
+        frame: RootFrame::of(root.iter().next(), &roots),
+        grids: &grids,
+    };
+    let (next, warnings) = collect(state, active.config(), &paths, stamps.iter(), &placer);
     state.warn_once(warnings, &next);
     let areas = state.put_in_force(next);
     if sampler.edits().version() != state.edits.version() {
@@ -156,9 +228,9 @@ pub(super) fn update_edits(
 fn collect<'a>(
     state: &EditState,
     config: &TerrainConfig,
-    paths: &Query<(Entity, &TerrainPath)>,
+    paths: &Query<(Entity, &TerrainPath, InGrid)>,
     stamps: impl Iterator<Item = StampItem<'a>>,
-    to_root: Affine3A,
+    placer: &Placer,
 ) -> (Vec<(Source, Modifier)>, Vec<(Entity, ConfigError)>) {
     let order = |e: &Entity| state.added.get(e).copied().unwrap_or(u64::MAX);
     let (config_paths, config_stamps) = config_modifiers(config);
@@ -171,10 +243,13 @@ fn collect<'a>(
             .map(|(i, m)| (Source::ConfigPath(i), m)),
     );
     let mut component_paths: Vec<_> = paths.iter().collect();
-    component_paths.sort_by_key(|(e, _)| order(e));
-    for (entity, path) in component_paths {
+    component_paths.sort_by_key(|(e, ..)| order(e));
+    for (entity, path, in_grid) in component_paths {
         match validate_path(path).map_err(|e| e.within("TerrainPath")) {
-            Ok(()) => next.push((Source::Path(entity), path_modifier(path))),
+            Ok(()) => {
+                let origin = placer.path_origin(in_grid);
+                next.push((Source::Path(entity), path_modifier_from(path, origin)));
+            }
             Err(e) => warnings.push((entity, e)),
         }
     }
@@ -186,8 +261,8 @@ fn collect<'a>(
     );
     let mut component_stamps: Vec<_> = stamps.collect();
     component_stamps.sort_by_key(|(e, ..)| order(e));
-    for (entity, stamp, local, global, parented) in component_stamps {
-        match stamp_in_root(stamp, to_root * current_affine((local, global, parented))) {
+    for (entity, stamp, local, global, parented, in_grid) in component_stamps {
+        match stamp_in_root(stamp, placer.place((local, global, parented), in_grid)) {
             Ok(m) => next.push((Source::Stamp(entity), m)),
             Err(e) => warnings.push((entity, e)),
         }
@@ -196,13 +271,12 @@ fn collect<'a>(
 }
 
 /// A component stamp placed by `placed` (its entity's transform in the root's space), checked.
-fn stamp_in_root(stamp: &TerrainStamp, placed: Affine3A) -> Result<Modifier, ConfigError> {
+fn stamp_in_root(stamp: &TerrainStamp, placed: DAffine3) -> Result<Modifier, ConfigError> {
     let (_, rotation, at) = placed.to_scale_rotation_translation();
-    validate_position("Transform.translation", at)?;
+    validate_position("Transform.translation", at.as_vec3())?;
     validate_stamp(stamp).map_err(|e| e.within("TerrainStamp"))?;
-    let (axis_x, axis_z) = flat_axes(rotation);
-    let centre = DVec2::new(at.x as f64, at.z as f64);
-    Ok(stamp_modifier(stamp, centre, at.y as f64, axis_x, axis_z))
+    let (axis_x, axis_z) = flat_axes(rotation.as_quat());
+    Ok(stamp_modifier(stamp, at.xz(), at.y, axis_x, axis_z))
 }
 
 impl EditState {

@@ -24,7 +24,7 @@ pub use apply::TerrainGroundPlugin;
 pub use changed::TerrainGroundChanged;
 pub(crate) use changed::{BuiltFromGround, rebuild_where_changed};
 pub use edits::GroundEdits;
-pub(crate) use edits::{Modifier, config_modifiers, flat_axes, path_modifier, stamp_modifier};
+pub(crate) use edits::{Modifier, config_modifiers, flat_axes, path_modifier_from, stamp_modifier};
 pub(crate) use recipe::GroundRecipe;
 pub use sampler::TerrainSampler;
 pub(crate) use samples::GroundSamples;

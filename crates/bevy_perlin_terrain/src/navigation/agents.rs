@@ -3,7 +3,7 @@
 
 use super::TerrainNavigation;
 use crate::ground::TerrainSampler;
-use crate::space::{PlacementQuery, current_affine, root_space};
+use crate::space::{RootFrame, RootQuery, current_affine};
 use crate::stream::{ChunkRegistry, TerrainRoot};
 use bevy::prelude::*;
 use landmass::{Agent, AgentState};
@@ -103,7 +103,7 @@ pub(super) fn walk_agents(
         &GlobalTransform,
         Has<ChildOf>,
     )>,
-    roots: PlacementQuery<(With<TerrainRoot>, Without<TerrainAgent>)>,
+    roots: RootQuery<(With<TerrainRoot>, Without<TerrainAgent>)>,
     chunks: Option<Res<ChunkRegistry>>,
     sampler: Option<Res<TerrainSampler>>,
     time: Res<Time>,
@@ -111,8 +111,7 @@ pub(super) fn walk_agents(
 ) {
     let Some(sampler) = sampler else { return };
     let navigation = &mut *navigation;
-    let to_root = root_space(chunks.and_then(|c| c.root()), &roots);
-    let from_root = to_root.inverse();
+    let frame = RootFrame::of(chunks.and_then(|c| c.root()), &roots);
 
     // Agents that went.
     let gone: Vec<Entity> = (navigation.agents.keys())
@@ -126,8 +125,9 @@ pub(super) fn walk_agents(
     }
     // Where each stands and goes.
     for (entity, agent, motion, local, global, parented) in &agents {
-        let p =
-            to_root.transform_point3(current_affine((local, global, parented)).translation.into());
+        let p = frame
+            .to_root(current_affine((local, global, parented)).translation.into())
+            .as_vec3();
         if !p.is_finite() {
             continue;
         }
@@ -189,7 +189,7 @@ pub(super) fn walk_agents(
             *motion = TerrainAgentMotion { velocity, status };
         }
         if step != Vec3::ZERO && step.is_finite() && !parented {
-            local.translation = from_root.transform_point3(feet);
+            local.translation = frame.to_world(feet.as_dvec3());
         }
     }
 }

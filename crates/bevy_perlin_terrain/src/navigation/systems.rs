@@ -5,7 +5,7 @@ use super::tile::{NavigationTile, TILE_SIZE, build_tile};
 use super::{TerrainNavigation, TerrainNavigator};
 use crate::config::ranges::NAVIGATION_RADIUS;
 use crate::ground::{ActiveTerrainConfig, TerrainSampler};
-use crate::space::{PlacementQuery, current_affine, root_space};
+use crate::space::{RootFrame, RootQuery, current_affine};
 use crate::stream::{ChunkRegistry, TerrainRoot};
 use crate::tasks::{Job, Urgency};
 use bevy::math::Vec3Swizzles;
@@ -50,7 +50,7 @@ pub(super) fn plan_tiles(
         &GlobalTransform,
         Has<ChildOf>,
     )>,
-    roots: PlacementQuery<With<TerrainRoot>>,
+    roots: RootQuery<With<TerrainRoot>>,
     active: Option<Res<ActiveTerrainConfig>>,
     sampler: Option<Res<TerrainSampler>>,
     chunks: Option<Res<ChunkRegistry>>,
@@ -67,11 +67,12 @@ pub(super) fn plan_tiles(
         navigation.sampler = Some(sampler.clone());
     }
 
-    let root_space = root_space(chunks.and_then(|c| c.root()), &roots);
+    let frame = RootFrame::of(chunks.and_then(|c| c.root()), &roots);
     let mut at: Vec<(Vec3, f32)> = (navigators.iter())
         .filter_map(|(navigator, local, global, parented)| {
-            let p = root_space
-                .transform_point3(current_affine((local, global, parented)).translation.into());
+            let p = frame
+                .to_root(current_affine((local, global, parented)).translation.into())
+                .as_vec3();
             let radius = navigator.radius.unwrap_or(config.navigation.radius);
             let radius = radius.clamp(NAVIGATION_RADIUS.min as f32, NAVIGATION_RADIUS.max as f32);
             (p.is_finite() && radius.is_finite()).then_some((p, radius))

@@ -9,8 +9,10 @@ use super::{ActiveRenderMode, TerrainMaterials};
 use crate::chunk::TerrainRenderMode;
 use crate::ground::ActiveTerrainConfig;
 use crate::sets::TerrainSystems;
-use crate::stream::{ChunkRegistry, TerrainViewer};
+use crate::space::{Cell, RootFrame, RootQuery};
+use crate::stream::{ChunkRegistry, TerrainRoot, TerrainViewer};
 use bevy::light::{NotShadowCaster, NotShadowReceiver};
+use bevy::math::DVec3;
 use bevy::pbr::{ExtendedMaterial, MaterialExtension};
 use bevy::prelude::*;
 use bevy::render::render_resource::{AsBindGroup, ShaderType};
@@ -128,14 +130,19 @@ fn place_clouds(
     materials: Option<Res<TerrainMaterials>>,
     mut meshes: Option<ResMut<Assets<Mesh>>>,
     viewers: Query<&GlobalTransform, With<TerrainViewer>>,
-    mut plane: Query<(Entity, &mut Transform), With<TerrainClouds>>,
+    roots: RootQuery<(With<TerrainRoot>, Without<TerrainClouds>)>,
+    mut plane: Query<(Entity, &mut Transform, Cell), With<TerrainClouds>>,
 ) {
+    let root = registry.and_then(|r| r.root());
+    let frame = RootFrame::of(root, &roots);
     let wanted = (|| {
         let config = active.as_ref()?.config();
         let clouds = config.clouds.as_ref()?;
-        let viewer = viewers.iter().next()?.translation();
+        let viewer = frame.to_root(viewers.iter().next()?.translation());
+        let middle = f64::from(clouds.altitude + 0.5 * clouds.thickness);
         (render_mode.0 == TerrainRenderMode::Material).then(|| {
-            Transform::from_xyz(viewer.x, clouds.altitude + 0.5 * clouds.thickness, viewer.z)
+            frame
+                .place(DVec3::new(viewer.x, middle, viewer.z))
                 .with_scale(Vec3::new(
                     2.0 * config.view_distance,
                     1.0,
@@ -143,33 +150,32 @@ fn place_clouds(
                 ))
         })
     })();
-    let root = registry.and_then(|r| r.root());
     let (Some(place), Some(materials), Some(root)) = (wanted, materials, root) else {
-        for (entity, _) in &plane {
+        for (entity, ..) in &plane {
             commands.entity(entity).try_despawn();
         }
         return;
     };
     match plane.iter_mut().next() {
-        Some((_, mut transform)) => {
-            if *transform != place {
-                *transform = place;
-            }
+        Some((entity, mut transform, cell)) => {
+            place.apply(&mut commands.entity(entity), &mut transform, cell);
         }
         None => {
             let Some(meshes) = meshes.as_mut() else {
                 return;
             };
-            commands.spawn((
-                TerrainClouds,
-                Name::new("terrain clouds"),
-                Mesh3d(meshes.add(Plane3d::default().mesh().size(1.0, 1.0))),
-                MeshMaterial3d(materials.clouds.clone()),
-                NotShadowCaster,
-                NotShadowReceiver,
-                place,
-                ChildOf(root),
-            ));
+            place.spawn(
+                &mut commands,
+                (
+                    TerrainClouds,
+                    Name::new("terrain clouds"),
+                    Mesh3d(meshes.add(Plane3d::default().mesh().size(1.0, 1.0))),
+                    MeshMaterial3d(materials.clouds.clone()),
+                    NotShadowCaster,
+                    NotShadowReceiver,
+                    ChildOf(root),
+                ),
+            );
         }
     }
 }

@@ -38,8 +38,11 @@ const EXTINCTION: f32 = 0.012;
 @fragment
 fn fragment(plane: VertexOutput, @builtin(front_facing) is_front: bool) -> FragmentOutput {
     var pbr_input = pbr_input_from_standard_material(plane, is_front);
-    let eye = view.world_position;
-    let dir = normalize(plane.world_position.xyz - eye);
+    // In the terrain's space (the world's, but for a floating origin's offset), where the
+    // layer's altitude and noise are.
+    let origin = weather.origin.xyz;
+    let eye = view.world_position + origin;
+    let dir = normalize(plane.world_position.xyz + origin - eye);
     let base = weather.clouds.z;
     let thickness = weather.clouds.w;
     // The ray's span inside the layer.
@@ -52,7 +55,7 @@ fn fragment(plane: VertexOutput, @builtin(front_facing) is_front: bool) -> Fragm
     let d = prepass_depth(plane.position, 0u);
     if d > 0.0 {
         let ground = position_ndc_to_world(frag_coord_to_ndc(vec4(plane.position.xy, d, 1.0)));
-        leave = min(leave, length(ground - eye));
+        leave = min(leave, length(ground + origin - eye));
     }
 #endif
     let fade = 1.0 - smoothstep(0.1 * look.haze.w, 0.8 * look.haze.w, enter);

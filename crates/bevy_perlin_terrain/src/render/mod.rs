@@ -24,6 +24,7 @@ pub use weather::WeatherUniform;
 use crate::chunk::TerrainRenderMode;
 use crate::ground::ActiveTerrainConfig;
 use crate::sets::TerrainSystems;
+use crate::space::{RootFrame, RootQuery};
 use crate::stream::TerrainChunk;
 use crate::stream::{ChunkRegistry, TerrainRoot};
 use bevy::pbr::MaterialPlugin;
@@ -98,7 +99,10 @@ impl Plugin for TerrainRenderPlugin {
                     update_terrain_shading.run_if(
                         config_or_materials_changed
                             .or_else(resource_changed::<textures::LayerTextureSlots>)
-                            .or_else(viewers_replanned),
+                            .or_else(viewers_replanned)
+                            .or_else(
+                                any_match_filter::<(With<TerrainRoot>, Changed<GlobalTransform>)>,
+                            ),
                     ),
                 )
                     .chain_ignore_deferred()
@@ -255,25 +259,20 @@ fn update_terrain_shading(
     materials: Option<Res<TerrainMaterials>>,
     mut assets: Option<ResMut<Assets<TerrainMaterial>>>,
     registry: Option<Res<ChunkRegistry>>,
-    roots: Query<&GlobalTransform, With<TerrainRoot>>,
+    roots: RootQuery<With<TerrainRoot>>,
 ) {
     let (Some(active), Some(materials), Some(assets)) = (active, materials, assets.as_mut()) else {
         return;
     };
     // The viewers the chunks were chosen for, in world space.
-    let root = registry
-        .as_ref()
-        .and_then(|r| r.root())
-        .and_then(|root| roots.get(root).ok())
-        .copied()
-        .unwrap_or_default();
+    let frame = RootFrame::of(registry.as_ref().and_then(|r| r.root()), &roots);
     let viewers: Vec<(Vec2, f32)> = registry
         .as_ref()
         .map(|r| {
             r.viewer_positions()
                 .iter()
                 .zip(r.viewer_heights())
-                .map(|(&p, &height)| (root.transform_point(p).xz(), height))
+                .map(|(&p, &height)| (frame.to_world(p).xz(), height))
                 .collect()
         })
         .unwrap_or_default();

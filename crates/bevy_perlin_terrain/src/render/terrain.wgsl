@@ -16,7 +16,7 @@
 #import bevy_perlin_terrain::terrain_bindings::shading
 #import bevy_perlin_terrain::terrain_io::{TerrainVertexOutput, bevy_output}
 #import bevy_perlin_terrain::geomorph::nearest_viewer
-#import bevy_perlin_terrain::weather::{cloud_shade, CLOUD_SHADE}
+#import bevy_perlin_terrain::weather::{weather, cloud_shade, CLOUD_SHADE}
 
 @group(#{MATERIAL_BIND_GROUP}) @binding(101) var albedo_layers: texture_2d_array<f32>;
 @group(#{MATERIAL_BIND_GROUP}) @binding(102) var albedo_sampler: sampler;
@@ -266,7 +266,10 @@ fn share_of(mask: u32, at: Biomes) -> f32 {
 fn fragment(terrain: TerrainVertexOutput, @builtin(front_facing) is_front: bool) -> FragmentOutput {
     let in = bevy_output(terrain);
     var pbr_input = pbr_input_from_standard_material(in, is_front);
-    let p = in.world_position.xyz;
+    // The terrain's space (the world's, but for a floating origin's offset): what the looks'
+    // heights, textures and noise are laid out in.
+    let world = in.world_position.xyz;
+    let p = world + weather.origin.xyz;
     let normal = normalize(in.world_normal);
     let dpx = dpdx(p);
     let dpy = dpdy(p);
@@ -326,7 +329,7 @@ fn fragment(terrain: TerrainVertexOutput, @builtin(front_facing) is_front: bool)
 #endif
     // Beyond a scatter layer's view distance, its color where its rules would place it: a
     // forest's canopy on far hills.
-    let from_viewer = nearest_viewer(p.xz);
+    let from_viewer = nearest_viewer(world.xz);
     for (var k = 0u; k < u32(shading.canopy_count.x); k++) {
         let look = shading.canopy[4u * k];
         let heights = shading.canopy[4u * k + 1u];
@@ -362,7 +365,7 @@ fn fragment(terrain: TerrainVertexOutput, @builtin(front_facing) is_front: bool)
     // cells shrink below a few pixels, all fading out with distance; and broad variation that
     // does not fade, so that no patch repeats at any distance.
     let grain = shading.grain;
-    let fade = (1.0 - smoothstep(0.5 * grain.z, grain.z, length(view.world_position - p)))
+    let fade = (1.0 - smoothstep(0.5 * grain.z, grain.z, length(view.world_position - world)))
         * grain.x;
     var frequency = grain.y;
     var fine = vec4(0.0);

@@ -64,7 +64,8 @@ fn vertex(v: Vertex) -> TerrainVertexOutput {
     out.world_position = mesh_functions::mesh_position_local_to_world(world_from_local, vec4<f32>(position, 1.0));
 #ifdef WATER_WAVES
     // The sea's grid lies at sea level: each vertex rises and falls with the waves there.
-    out.world_position.y += water_height(out.world_position.xz, v.wave_share) - weather.waves.x;
+    let at = out.world_position.xz + weather.origin.xz;
+    out.world_position.y += water_height(at, v.wave_share) - weather.waves.x;
     out.wave_share = v.wave_share;
 #endif
     out.position = position_world_to_clip(out.world_position.xyz);

@@ -10,10 +10,12 @@ use crate::chunk::TerrainRenderMode;
 use crate::config::{TerrainConfig, Water};
 use crate::ground::{ActiveTerrainConfig, TerrainSampler};
 use crate::sets::TerrainSystems;
-use crate::stream::{ChunkRegistry, TerrainViewer};
+use crate::space::{Cell, RootFrame, RootQuery};
+use crate::stream::{ChunkRegistry, TerrainRoot, TerrainViewer};
 use bevy::asset::RenderAssetUsages;
 use bevy::core_pipeline::prepass::DepthPrepass;
 use bevy::light::NotShadowCaster;
+use bevy::math::DVec3;
 use bevy::mesh::{
     Indices, MeshVertexAttribute, MeshVertexBufferLayoutRef, PrimitiveTopology, VertexFormat,
 };
@@ -312,7 +314,8 @@ pub(super) fn place_water(
     registry: Res<ChunkRegistry>,
     materials: Option<Res<TerrainMaterials>>,
     mut meshes: Option<ResMut<Assets<Mesh>>>,
-    mut water: Query<(Entity, &mut Transform, Option<&ChildOf>, &Mesh3d), With<TerrainWater>>,
+    mut water: Query<(Entity, &mut Transform, Cell, Option<&ChildOf>, &Mesh3d), With<TerrainWater>>,
+    roots: RootQuery<(With<TerrainRoot>, Without<TerrainWater>)>,
     mut built: Local<Option<WaterGrid>>,
 ) {
     let (Some(active), Some(materials), Some(root)) = (active, materials, registry.root()) else {
@@ -330,7 +333,7 @@ pub(super) fn place_water(
     // The viewers' bounding square, snapped to whole chunks so the surface moves in steps.
     let (low, high) = viewers.iter().fold(
         (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)),
-        |(l, h), p| (l.min(p.xz()), h.max(p.xz())),
+        |(l, h), p| (l.min(p.xz().as_vec2()), h.max(p.xz().as_vec2())),
     );
     let mut step = config.chunk_size;
     let mut half = (high - low).max_element() * 0.5 + config.view_distance + 2.0 * step;
@@ -350,16 +353,16 @@ pub(super) fn place_water(
             .collect(),
     });
     let sampler = sampler.as_deref();
-    let place = Transform::from_xyz(centre.x, config.sea_level, centre.y).with_scale(Vec3::new(
-        2.0 * half,
-        1.0,
-        2.0 * half,
-    ));
+    let place = RootFrame::of(Some(root), &roots)
+        .place(DVec3::new(
+            f64::from(centre.x),
+            f64::from(config.sea_level),
+            f64::from(centre.y),
+        ))
+        .with_scale(Vec3::new(2.0 * half, 1.0, 2.0 * half));
     match water.iter_mut().next() {
-        Some((entity, mut transform, parent, mesh)) => {
-            if *transform != place {
-                *transform = place;
-            }
+        Some((entity, mut transform, cell, parent, mesh)) => {
+            place.apply(&mut commands.entity(entity), &mut transform, cell);
             if *built != grid
                 && let Some(meshes) = meshes.as_mut()
             {
@@ -374,15 +377,17 @@ pub(super) fn place_water(
             let Some(meshes) = meshes.as_mut() else {
                 return;
             };
-            commands.spawn((
-                TerrainWater,
-                Name::new("terrain water"),
-                Mesh3d(meshes.add(water_mesh(config, sampler, centre, half))),
-                MeshMaterial3d(materials.water.clone()),
-                NotShadowCaster,
-                place,
-                ChildOf(root),
-            ));
+            place.spawn(
+                &mut commands,
+                (
+                    TerrainWater,
+                    Name::new("terrain water"),
+                    Mesh3d(meshes.add(water_mesh(config, sampler, centre, half))),
+                    MeshMaterial3d(materials.water.clone()),
+                    NotShadowCaster,
+                    ChildOf(root),
+                ),
+            );
             *built = grid;
         }
     }

@@ -41,6 +41,9 @@ fn fragment(sea: TerrainVertexOutput, @builtin(front_facing) is_front: bool) -> 
     let shading = water;
 #endif
     let p = in.world_position.xyz;
+    // The terrain's space, where the waves, ripples and clouds are laid out (the world's, but
+    // for a floating origin's offset).
+    let q = p + weather.origin.xyz;
     let t = globals.time;
 
     // Metres of water between the surface and the ground behind it, along the vertical.
@@ -59,8 +62,8 @@ fn fragment(sea: TerrainVertexOutput, @builtin(front_facing) is_front: bool) -> 
     // with distance (far water is a smooth mirror, without shimmer).
     let distance = length(view.world_position - p);
     let calm = 1.0 - smoothstep(60.0, 400.0, distance);
-    let w1 = value_noise(p.xz * 0.45 + vec2(0.31, 0.17) * t);
-    let w2 = value_noise(p.xz * 1.7 - vec2(0.23, -0.41) * t);
+    let w1 = value_noise(q.xz * 0.45 + vec2(0.31, 0.17) * t);
+    let w2 = value_noise(q.xz * 1.7 - vec2(0.23, -0.41) * t);
     let tilt = (w1.yz * 0.45 + w2.yz * 0.25) * 0.3 * shading.sky.w * calm;
 
     // The waves (`weather.wgsl`, as `TerrainSampler::water_normal`): on the grid around the
@@ -83,7 +86,7 @@ fn fragment(sea: TerrainVertexOutput, @builtin(front_facing) is_front: bool) -> 
     var n = normalize(vec3(-tilt.x, 1.0, -tilt.y));
     var crest = 0.0;
     if share > 0.0 {
-        let surface = wave_surface(p.xz);
+        let surface = wave_surface(q.xz);
         let slope = weather.waves.y * share * surface.yz;
         n = normalize(vec3(-slope.x - tilt.x, 1.0, -slope.y - tilt.y));
         // Foam where a crest stands high: more of them the more `waves.foam` says.
@@ -101,12 +104,12 @@ fn fragment(sea: TerrainVertexOutput, @builtin(front_facing) is_front: bool) -> 
     let foam_width = shading.deep.w;
     var foam = 0.0;
     if foam_width > 0.0 {
-        let broken = fbm3(p.xz * 0.8 + vec2(0.2, 0.1) * t).x;
+        let broken = fbm3(q.xz * 0.8 + vec2(0.2, 0.1) * t).x;
         foam = (1.0 - smoothstep(0.0, foam_width, depth + 0.3 * foam_width * broken))
             * smoothstep(0.0, 0.05, depth);
     }
     if crest > 0.0 {
-        let broken = 0.5 + 0.5 * fbm3(p.xz * 0.35 + vec2(0.1, -0.2) * t).x;
+        let broken = 0.5 + 0.5 * fbm3(q.xz * 0.35 + vec2(0.1, -0.2) * t).x;
         foam = max(foam, crest * broken);
     }
     if foam > 0.0 {
@@ -128,7 +131,7 @@ fn fragment(sea: TerrainVertexOutput, @builtin(front_facing) is_front: bool) -> 
 
     var out: FragmentOutput;
     out.color = apply_pbr_lighting(pbr_input);
-    out.color = vec4(out.color.rgb * (1.0 - CLOUD_SHADE * cloud_shade(p)), out.color.a);
+    out.color = vec4(out.color.rgb * (1.0 - CLOUD_SHADE * cloud_shade(q)), out.color.a);
     out.color = main_pass_post_lighting_processing(pbr_input, out.color);
     return out;
 }

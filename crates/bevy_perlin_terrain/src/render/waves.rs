@@ -12,10 +12,12 @@ use super::{ActiveRenderMode, TerrainMaterials};
 use crate::chunk::TerrainRenderMode;
 use crate::ground::{ActiveTerrainConfig, TerrainSampler};
 use crate::sets::TerrainSystems;
-use crate::stream::ChunkRegistry;
+use crate::space::{Cell, RootFrame, RootQuery};
+use crate::stream::{ChunkRegistry, TerrainRoot};
 use crate::weather::{shore_factor, smoothstep};
 use bevy::asset::RenderAssetUsages;
 use bevy::light::NotShadowCaster;
+use bevy::math::DVec3;
 use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;
 
@@ -130,7 +132,8 @@ pub(super) fn place_waves(
     registry: Option<Res<ChunkRegistry>>,
     materials: Option<Res<TerrainMaterials>>,
     mut meshes: Option<ResMut<Assets<Mesh>>>,
-    mut grid: Query<(Entity, &mut Transform, &Mesh3d), With<TerrainWaves>>,
+    mut grid: Query<(Entity, &mut Transform, Cell, &Mesh3d), With<TerrainWaves>>,
+    roots: RootQuery<(With<TerrainRoot>, Without<TerrainWaves>)>,
     mut built: Local<Option<BuiltWaves>>,
 ) {
     let wanted = (|| {
@@ -139,7 +142,7 @@ pub(super) fn place_waves(
         let waves = config.waves.as_ref().filter(|_| config.water.is_some())?;
         let viewer = registry.as_ref()?.viewer_positions().first()?;
         (render_mode.0 == TerrainRenderMode::Material).then_some(BuiltWaves {
-            centre: (viewer.xz() / WAVE_STEP).round() * WAVE_STEP,
+            centre: ((viewer.xz() / f64::from(WAVE_STEP)).round() * f64::from(WAVE_STEP)).as_vec2(),
             generation: active.generation(),
             sea_level: config.sea_level,
             shore_depth: waves.shore_depth,
@@ -169,22 +172,28 @@ pub(super) fn place_waves(
     ) else {
         return;
     };
-    let place = Transform::from_xyz(wanted.centre.x, wanted.sea_level, wanted.centre.y);
+    let place = RootFrame::of(Some(root), &roots).place(DVec3::new(
+        f64::from(wanted.centre.x),
+        f64::from(wanted.sea_level),
+        f64::from(wanted.centre.y),
+    ));
     match grid.iter_mut().next() {
-        Some((_, mut transform, handle)) => {
-            *transform = place;
+        Some((entity, mut transform, cell, handle)) => {
+            place.apply(&mut commands.entity(entity), &mut transform, cell);
             let _ = meshes.insert(&handle.0, mesh);
         }
         None => {
-            commands.spawn((
-                TerrainWaves,
-                Name::new("terrain waves"),
-                Mesh3d(meshes.add(mesh)),
-                MeshMaterial3d(materials.water.clone()),
-                NotShadowCaster,
-                place,
-                ChildOf(root),
-            ));
+            place.spawn(
+                &mut commands,
+                (
+                    TerrainWaves,
+                    Name::new("terrain waves"),
+                    Mesh3d(meshes.add(mesh)),
+                    MeshMaterial3d(materials.water.clone()),
+                    NotShadowCaster,
+                    ChildOf(root),
+                ),
+            );
         }
     }
     *built = Some(wanted);

@@ -10,11 +10,14 @@ use super::{TerrainMaterial, TerrainMaterials, TerrainWaves};
 use crate::config::TerrainConfig;
 use crate::ground::{ActiveTerrainConfig, TerrainTables};
 use crate::sets::TerrainSystems;
+use crate::space::{Cell, RootFrame, RootQuery};
 use crate::stream::TerrainViewer;
+use crate::stream::{ChunkRegistry, TerrainRoot};
 use crate::weather::{
-    CLOUD_OCTAVES, Octave, TerrainClock, WAVE_OCTAVES, cloud_octaves, cloud_threshold,
-    wave_direction, wave_octaves,
+    CLOUD_OCTAVES, Octave, TerrainClock, WAVE_OCTAVES, WAVE_STRETCH, cloud_octaves,
+    cloud_threshold, wave_direction, wave_octaves, wrap,
 };
+use bevy::math::DVec3;
 use bevy::prelude::*;
 use bevy::render::render_resource::ShaderType;
 use perlin_core::NoiseTables;
@@ -47,12 +50,39 @@ pub struct WeatherUniform {
     pub waves: Vec4,
     /// The unit direction towards the sun (`xyz`) and its strength (`w`, 0 to 1).
     pub sun: Vec4,
+    /// What a world position adds up to a position in the terrain's root space (`xyz`): 0
+    /// unless the root is a floating-origin grid, then its horizontal part within
+    /// [`ORIGIN_PERIOD`] (the rest is folded into the octaves' offsets).
+    pub origin: Vec4,
 }
+
+/// The horizontal period the shaders' view of the root's space repeats with under a floating
+/// origin (metres): their positions stay below it, exact to a few millimetres.
+pub const ORIGIN_PERIOD: f64 = 65_536.0;
 
 impl WeatherUniform {
     /// The weather of `config` at time `t` (seconds of [`TerrainClock`](crate::TerrainClock))
     /// over the permutation of `tables`, lit from `sun` (towards the sun).
     pub fn new(tables: &NoiseTables, config: &TerrainConfig, t: f64, sun: Vec3) -> Self {
+        Self::seen_from(tables, config, t, sun, DVec3::ZERO)
+    }
+
+    /// [`new`](Self::new), drawn in a world whose origin is at root-space `origin` (a
+    /// floating origin's cell): the shaders add [`origin`](Self::origin) to world positions,
+    /// and the octaves' offsets take the whole periods left over, in `f64`.
+    pub fn seen_from(
+        tables: &NoiseTables,
+        config: &TerrainConfig,
+        t: f64,
+        sun: Vec3,
+        origin: DVec3,
+    ) -> Self {
+        let near = DVec3::new(
+            origin.x.rem_euclid(ORIGIN_PERIOD),
+            origin.y,
+            origin.z.rem_euclid(ORIGIN_PERIOD),
+        );
+        let rest = origin - near;
         let perm = tables.permutation();
         let word = |i: usize| u32::from_le_bytes([perm[i], perm[i + 1], perm[i + 2], perm[i + 3]]);
         let permutation = std::array::from_fn(|v| {
@@ -69,10 +99,15 @@ impl WeatherUniform {
         let mut uniform = Self {
             permutation,
             sun: sun.normalize_or(Vec3::Y).extend(1.0),
+            origin: near.as_vec3().extend(0.0),
             ..default()
         };
         if let Some(clouds) = &config.clouds {
-            let octaves = cloud_octaves(clouds, t);
+            let octaves = cloud_octaves(clouds, t).map(|mut o| {
+                o.offset[0] = wrap(o.offset[0] + rest.x * o.frequency);
+                o.offset[1] = wrap(o.offset[1] + rest.z * o.frequency);
+                o
+            });
             uniform.cloud_octaves = octaves.map(|o| pack(&o));
             uniform.cloud_amplitudes = Vec4::from_array(octaves.map(|o| o.amplitude as f32));
             uniform.clouds = Vec4::new(
@@ -85,11 +120,17 @@ impl WeatherUniform {
         if config.water.is_some() {
             uniform.waves = Vec4::new(config.sea_level, 0.0, 0.0, 1.0);
             if let Some(waves) = &config.waves {
-                let octaves = wave_octaves(waves, t);
+                let (along, across) = wave_direction(waves);
+                let rest_along = rest.x * along[0] + rest.z * along[1];
+                let rest_across = rest.x * across[0] + rest.z * across[1];
+                let octaves = wave_octaves(waves, t).map(|mut o| {
+                    o.offset[0] = wrap(o.offset[0] + rest_along * o.frequency);
+                    o.offset[1] = wrap(o.offset[1] + rest_across * o.frequency * WAVE_STRETCH);
+                    o
+                });
                 uniform.wave_octaves = octaves.map(|o| pack(&o));
                 let [a, b, c] = octaves.map(|o| o.amplitude as f32);
-                uniform.wave_amplitudes = Vec4::new(a, b, c, crate::weather::WAVE_STRETCH as f32);
-                let (along, across) = wave_direction(waves);
+                uniform.wave_amplitudes = Vec4::new(a, b, c, WAVE_STRETCH as f32);
                 uniform.wave_direction = Vec4::new(
                     along[0] as f32,
                     along[1] as f32,
@@ -126,6 +167,7 @@ fn weather_may_change(
     materials: Option<Res<TerrainMaterials>>,
     suns: Query<(), (With<DirectionalLight>, Changed<GlobalTransform>)>,
     grid: Query<(), (With<TerrainWaves>, Changed<Transform>)>,
+    roots: Query<(), (With<TerrainRoot>, Changed<GlobalTransform>)>,
 ) -> bool {
     let Some(active) = active else {
         return false;
@@ -136,6 +178,7 @@ fn weather_may_change(
         || materials.is_some_and(|m| m.is_added())
         || !suns.is_empty()
         || !grid.is_empty()
+        || !roots.is_empty()
         || (moving && clock.is_some_and(|c| c.is_changed()))
 }
 
@@ -154,7 +197,9 @@ fn update_weather(
     suns: Query<&GlobalTransform, With<DirectionalLight>>,
     fogs: Query<&DistanceFog, With<TerrainViewer>>,
     clear: Option<Res<ClearColor>>,
-    grid: Query<&Transform, With<TerrainWaves>>,
+    grid: Query<(&Transform, Cell), With<TerrainWaves>>,
+    registry: Option<Res<ChunkRegistry>>,
+    roots: RootQuery<With<TerrainRoot>>,
 ) {
     let (Some(active), Some(tables), Some(materials)) = (active, tables, materials) else {
         return;
@@ -162,15 +207,14 @@ fn update_weather(
     let config = active.config();
     let t = clock.map_or(0.0, |c| c.seconds);
     let sun = suns.iter().next().map_or(Vec3::Y, |s| *s.back());
-    let weather = WeatherUniform::new(tables.tables(), config, t, sun);
+    let frame = RootFrame::of(registry.and_then(|r| r.root()), &roots);
+    let weather = WeatherUniform::seen_from(tables.tables(), config, t, sun, frame.shader_origin());
     if let Some(assets) = water.as_mut() {
         let area = match (grid.iter().next(), &config.waves) {
-            (Some(at), Some(waves)) => Vec4::new(
-                at.translation.x,
-                at.translation.z,
-                WAVE_RADIUS,
-                waves.shore_depth,
-            ),
+            (Some((at, cell)), Some(waves)) => {
+                let centre = frame.to_world(frame.placed_to_root(at, cell));
+                Vec4::new(centre.x, centre.z, WAVE_RADIUS, waves.shore_depth)
+            }
             (None, Some(waves)) => Vec4::new(0.0, 0.0, 0.0, waves.shore_depth),
             _ => Vec4::ZERO,
         };

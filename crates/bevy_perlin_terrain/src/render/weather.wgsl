@@ -27,6 +27,10 @@ struct Weather {
     waves: vec4<f32>,
     // The direction towards the sun (xyz), unit length, and its strength (w).
     sun: vec4<f32>,
+    // What a world position adds up to a position in the terrain's space (xyz): 0 unless the
+    // terrain is in a floating-origin grid (then within 65 536 m horizontally; the octaves'
+    // offsets hold the rest).
+    origin: vec4<f32>,
 }
 
 @group(#{MATERIAL_BIND_GROUP}) @binding(120) var<uniform> weather: Weather;

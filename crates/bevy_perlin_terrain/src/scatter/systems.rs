@@ -8,10 +8,11 @@ use super::{
 use crate::chunk::ChunkCoord;
 use crate::config::REPLAN;
 use crate::ground::{ActiveTerrainConfig, TerrainSampler, TerrainTables};
-use crate::space::{cells_around, distance_to_square};
+use crate::space::{RootFrame, RootQuery, cells_around, distance_to_square};
 use crate::stream::ChunkRegistry;
+use crate::stream::TerrainRoot;
 use crate::tasks::{Job, Urgency};
-use bevy::math::{DVec2, IVec2};
+use bevy::math::{DVec2, DVec3, IVec2};
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 use std::sync::Arc;
@@ -75,7 +76,7 @@ pub(super) fn placements_in_flight(
 /// The batches the viewers want: for each layer, the cells within its view distance of a
 /// viewer, with their distance to the nearest.
 fn wanted_batches(
-    viewers: &[Vec3],
+    viewers: &[DVec3],
     layers: &[crate::config::ScatterLayer],
     size: f32,
 ) -> HashMap<Batch, f32> {
@@ -84,7 +85,7 @@ fn wanted_batches(
     for (index, layer) in layers.iter().enumerate() {
         let reach = layer.view_distance as f64;
         for v in viewers {
-            let at = DVec2::new(v.x as f64, v.z as f64);
+            let at = v.xz();
             let Some((low, high)) = cells_around(at, reach, size) else {
                 continue;
             };
@@ -116,7 +117,7 @@ pub(super) fn plan_scatter(
     chunks: Res<ChunkRegistry>,
     parents: Query<&ChildOf, With<ScatterInstance>>,
     mut registry: ResMut<ScatterRegistry>,
-    mut last_viewers: Local<Vec<Vec3>>,
+    mut last_viewers: Local<Vec<DVec3>>,
 ) {
     let (Some(active), Some(tables), Some(sampler)) = (active, tables, sampler) else {
         return;
@@ -135,7 +136,7 @@ pub(super) fn plan_scatter(
         || viewers
             .iter()
             .zip(last_viewers.iter())
-            .any(|(a, b)| a.xz().distance(b.xz()) > REPLAN as f32 * size);
+            .any(|(a, b)| a.xz().distance(b.xz()) > f64::from(REPLAN as f32 * size));
     let regrounded = registry.ground.as_ref() != Some(&ground);
     let rerooted = registry.root != chunks.root();
     if registry.planned
@@ -232,6 +233,7 @@ pub(super) fn spawn_scatter(
     visuals: Res<ScatterVisuals>,
     active: Option<Res<ActiveTerrainConfig>>,
     chunks: Res<ChunkRegistry>,
+    roots: RootQuery<With<TerrainRoot>>,
     parents: Query<&ChildOf, With<ScatterInstance>>,
     mut registry: ResMut<ScatterRegistry>,
     mut spawned: MessageWriter<ScatterSpawned>,
@@ -245,6 +247,7 @@ pub(super) fn spawn_scatter(
     let finished = registry
         .placing
         .finished_within(SPAWNS_PER_FRAME, |transforms| transforms.len());
+    let frame = RootFrame::of(Some(root), &roots);
     for ((coord, index), placing, transforms) in finished {
         let current = placing.generation == registry.generation
             && config.scatter.get(index) == Some(&placing.layer)
@@ -254,13 +257,17 @@ pub(super) fn spawn_scatter(
             continue;
         }
         let cell = *registry.cells.entry(coord).or_insert_with(|| {
-            commands
-                .spawn((
-                    Name::new(format!("scatter cell {coord}")),
-                    ScatterCell { coord },
-                    Transform::from_xyz(coord.x as f32 * size, 0.0, coord.y as f32 * size),
-                    ChildOf(root),
-                ))
+            let corner = coord.as_dvec2() * f64::from(size);
+            frame
+                .place(DVec3::new(corner.x, 0.0, corner.y))
+                .spawn(
+                    &mut commands,
+                    (
+                        Name::new(format!("scatter cell {coord}")),
+                        ScatterCell { coord },
+                        ChildOf(root),
+                    ),
+                )
                 .id()
         });
         let name: Arc<str> = Arc::from(placing.layer.name.as_str());

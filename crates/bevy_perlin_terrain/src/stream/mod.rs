@@ -20,7 +20,7 @@ use crate::sets::TerrainSystems;
 use crate::tasks::TaskQueue;
 use bevy::ecs::lifecycle::HookContext;
 use bevy::ecs::world::DeferredWorld;
-use bevy::math::Rect;
+use bevy::math::{DVec2, DVec3, Rect};
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 pub(crate) use tree::ChunkKey;
@@ -105,6 +105,13 @@ impl ChunkInfo {
         let min = self.coord.as_vec2() * self.size;
         Rect::from_corners(min, min + Vec2::splat(self.size))
     }
+
+    /// The chunk's corner of smallest `x` and `z` in the root's space, exactly (where its
+    /// mesh's vertices are measured from): [`rect`](Self::rect)'s `min` without `f32`'s
+    /// rounding far from the origin.
+    pub fn corner(&self) -> DVec2 {
+        self.coord.as_dvec2() * f64::from(self.size)
+    }
 }
 
 /// A chunk entity on screen.
@@ -137,7 +144,7 @@ struct PlanState {
     /// Builds the last plan wanted but could not start (no free task slot).
     backlog: bool,
     /// Viewer positions (terrain space) the last plan was made for.
-    viewers: Vec<Vec3>,
+    viewers: Vec<DVec3>,
     /// Their heights over the ground near them then (see [`ChunkRegistry::viewer_heights`]).
     heights: Vec<f32>,
     /// The config generation it was made for.
@@ -244,7 +251,7 @@ impl ChunkRegistry {
     /// Where the viewers were (in the root's space) when the chunks were last planned: within a
     /// quarter of a chunk of where they are. The morphing of the terrain material measures
     /// distances from these, as the planner does.
-    pub fn viewer_positions(&self) -> &[Vec3] {
+    pub fn viewer_positions(&self) -> &[DVec3] {
         &self.plan.viewers
     }
 
@@ -261,17 +268,17 @@ impl ChunkRegistry {
     /// space): `max(|dx|, |dz|, height)` from the nearest viewer of the last plan (see
     /// [`viewer_heights`](Self::viewer_heights)); what [`LodLayout::morph_at`] takes. Infinite
     /// with no viewer.
-    pub fn level_distance(&self, xz: Vec2) -> f64 {
+    pub fn level_distance(&self, xz: DVec2) -> f64 {
         self.plan
             .viewers
             .iter()
             .zip(&self.plan.heights)
             .map(|(v, &h)| {
                 let viewpoint = tree::Viewpoint {
-                    xz: v.xz().as_dvec2(),
+                    xz: v.xz(),
                     height: f64::from(h),
                 };
-                viewpoint.level_distance(xz.as_dvec2())
+                viewpoint.level_distance(xz)
             })
             .fold(f64::INFINITY, f64::min)
     }

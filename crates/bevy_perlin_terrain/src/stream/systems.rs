@@ -13,9 +13,9 @@ use crate::chunk::{ChunkJob, build_chunk_mesh};
 use crate::config::{MAX_LOD, MAX_VIEW_CHUNKS, REPLAN};
 use crate::ground::ColorsInMesh;
 use crate::ground::{ActiveTerrainConfig, TerrainSampler};
-use crate::space::{PlacementQuery, current_affine, root_space};
+use crate::space::{RootFrame, RootQuery, current_affine};
 use crate::tasks::{Job, Urgency};
-use bevy::math::DVec2;
+use bevy::math::{DVec2, DVec3};
 use bevy::mesh::MeshTag;
 use bevy::platform::collections::{HashMap, HashSet};
 use bevy::prelude::*;
@@ -86,7 +86,8 @@ pub(super) fn chunks_in_flight(registry: Option<Res<ChunkRegistry>>) -> bool {
 pub(super) fn plan_chunks(
     mut commands: Commands,
     viewers: Query<(Entity, &Transform, &GlobalTransform, Has<ChildOf>), With<TerrainViewer>>,
-    roots: PlacementQuery<With<TerrainRoot>>,
+    roots: RootQuery<With<TerrainRoot>>,
+    #[cfg(feature = "big_space")] spaces: Query<Entity, With<big_space::prelude::BigSpace>>,
     active: Option<Res<ActiveTerrainConfig>>,
     sampler: Option<Res<TerrainSampler>>,
     colors_in_mesh: Res<ColorsInMesh>,
@@ -100,11 +101,10 @@ pub(super) fn plan_chunks(
     let config = active.config();
     let size = config.chunk_size;
     // Viewers in the terrain's own space; one that is nowhere is left out (warned about once).
-    let root_space = root_space(registry.root, &roots);
-    let mut positions = Vec::with_capacity(viewers.iter().len());
+    let frame = RootFrame::of(registry.root, &roots);
+    let mut positions: Vec<DVec3> = Vec::with_capacity(viewers.iter().len());
     for (entity, local, global, parented) in &viewers {
-        let p = root_space
-            .transform_point3(current_affine((local, global, parented)).translation.into());
+        let p = frame.to_root(current_affine((local, global, parented)).translation.into());
         if p.is_finite() {
             positions.push(p);
             warned.remove(&entity);
@@ -116,13 +116,10 @@ pub(super) fn plan_chunks(
     }
     let heights: Vec<f32> = positions
         .iter()
-        .map(|p| {
-            Viewpoint::height_over_ground(p.as_dvec3(), |x, z| f64::from(sampler.height(x, z)))
-                as f32
-        })
+        .map(|p| Viewpoint::height_over_ground(*p, |x, z| f64::from(sampler.height(x, z))) as f32)
         .collect();
     let plan = &registry.plan;
-    let replan = size * REPLAN as f32;
+    let replan = f64::from(size * REPLAN as f32);
     // A move of the viewer or of the ground under it (its height counts as distance).
     let moved = positions.len() != plan.viewers.len()
         || positions
@@ -132,7 +129,7 @@ pub(super) fn plan_chunks(
         || heights
             .iter()
             .zip(&plan.heights)
-            .any(|(a, b)| (a - b).abs() > replan);
+            .any(|(a, b)| f64::from((a - b).abs()) > replan);
     let changed = active.is_changed() || plan.generation != active.generation();
     if plan.planned && !plan.dirty && !moved && !changed && registry.root.is_some() {
         return;
@@ -160,6 +157,8 @@ pub(super) fn plan_chunks(
     registry.plan.layout = Some(layout);
     if registry.root.is_none() {
         let root = commands.spawn(root_bundle()).id();
+        #[cfg(feature = "big_space")]
+        crate::space::join_big_space(&mut commands.entity(root), spaces.iter().next());
         registry.root = Some(root);
         // Chunks left from an earlier root (spawned in the frame it went) join the new one.
         for entity in registry
@@ -172,10 +171,7 @@ pub(super) fn plan_chunks(
         }
     }
 
-    let at: Vec<DVec2> = positions
-        .iter()
-        .map(|p| DVec2::new(p.x as f64, p.z as f64))
-        .collect();
+    let at: Vec<DVec2> = positions.iter().map(|p| p.xz()).collect();
     let viewpoints: Vec<Viewpoint> = at
         .iter()
         .zip(&heights)
@@ -252,6 +248,7 @@ pub(super) fn upload_chunks(
     mut commands: Commands,
     active: Option<Res<ActiveTerrainConfig>>,
     mut registry: ResMut<ChunkRegistry>,
+    roots: RootQuery<With<TerrainRoot>>,
     meshes: Option<ResMut<Assets<Mesh>>>,
     mut spawned: MessageWriter<ChunkSpawned>,
     mut remeshed: MessageWriter<ChunkRemeshed>,
@@ -303,6 +300,7 @@ pub(super) fn upload_chunks(
     };
     registry.steps = later;
     let size = config.chunk_size;
+    let frame = RootFrame::of(Some(root), &roots);
     for step in now {
         for &key in step.old.iter().filter(|key| !step.new.contains(key)) {
             registry.drop_chunk(&mut commands, &mut despawned, key);
@@ -316,18 +314,20 @@ pub(super) fn upload_chunks(
                 lod: key.lod,
             };
             let side = size * (key.lod as f32).exp2();
-            let corner = key.coord.as_vec2() * side;
+            let corner = key.coord.as_dvec2() * f64::from(side);
+            let at = frame.place(DVec3::new(corner.x, 0.0, corner.y));
             let placed = (
                 chunk,
                 Mesh3d(ready.mesh),
                 MeshTag(u32::from(key.lod)),
-                Transform::from_xyz(corner.x, 0.0, corner.y),
                 #[cfg(feature = "render")]
                 bounds(side, ready.heights),
             );
             if let Some(shown) = registry.shown.get_mut(&key) {
                 // Rebuilt in place: the old mesh stayed on screen until now.
-                commands.entity(shown.entity).try_insert(placed);
+                let mut entity = commands.entity(shown.entity);
+                entity.try_insert(placed);
+                at.insert(&mut entity);
                 shown.generation = ready.generation;
                 shown.stale = false;
                 remeshed.write(ChunkRemeshed {
@@ -336,12 +336,15 @@ pub(super) fn upload_chunks(
                     lod: key.lod,
                 });
             } else {
-                let entity = commands
-                    .spawn((
-                        Name::new(format!("terrain chunk {} of level {}", key.coord, key.lod)),
-                        placed,
-                        ChildOf(root),
-                    ))
+                let entity = at
+                    .spawn(
+                        &mut commands,
+                        (
+                            Name::new(format!("terrain chunk {} of level {}", key.coord, key.lod)),
+                            placed,
+                            ChildOf(root),
+                        ),
+                    )
                     .id();
                 registry.shown.insert(
                     key,

@@ -27,7 +27,7 @@ fn overlap(a: &Rect, b: &Rect) -> bool {
 }
 
 /// The viewers of the last plan: their positions and heights over the ground.
-fn plan_viewers(app: &App) -> Vec<(Vec3, f32)> {
+fn plan_viewers(app: &App) -> Vec<(bevy::math::DVec3, f32)> {
     let registry = app.world().resource::<ChunkRegistry>();
     let heights = registry.viewer_heights();
     assert_eq!(heights.len(), registry.viewer_positions().len());
@@ -41,12 +41,12 @@ fn plan_viewers(app: &App) -> Vec<(Vec3, f32)> {
 
 /// The distance levels are chosen and morphed by, `max(|dx|, |dz|, height)`, from the nearest
 /// of `viewers` to `p`: an independent twin of `ChunkRegistry::level_distance`.
-fn level_distance(viewers: &[(Vec3, f32)], p: Vec2) -> f64 {
+fn level_distance(viewers: &[(bevy::math::DVec3, f32)], p: Vec2) -> f64 {
     viewers
         .iter()
         .map(|(v, h)| {
-            let d = (v.xz() - p).abs();
-            d.x.max(d.y).max(*h) as f64
+            let d = (v.xz() - p.as_dvec2()).abs();
+            d.x.max(d.y).max(f64::from(*h))
         })
         .fold(f64::INFINITY, f64::min)
 }

@@ -199,7 +199,7 @@ fn the_material_morphs_by_the_levels_and_the_viewers_the_chunks_were_chosen_for(
     );
     assert_eq!(s.viewer_heights.x, height);
     assert_eq!(
-        registry.level_distance(Vec2::new(40.0, -30.0)),
+        registry.level_distance(bevy::math::DVec2::new(40.0, -30.0)),
         f64::from(height)
     );
     // A move that replans moves the morph with it.

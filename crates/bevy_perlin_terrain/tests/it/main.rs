@@ -6,6 +6,8 @@ mod common;
 mod biomes;
 mod chunk;
 mod config;
+#[cfg(feature = "big_space")]
+mod floating;
 mod fuzz_config;
 mod horizon;
 #[cfg(feature = "navigation")]

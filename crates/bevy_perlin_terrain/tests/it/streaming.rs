@@ -299,7 +299,7 @@ fn moving_and_turning_the_root_carries_the_terrain_and_the_planner_follows() {
     let registry = app.world().resource::<ChunkRegistry>();
     let planned = registry.viewer_positions()[0];
     assert!(
-        planned.distance(local) < 1e-3,
+        planned.distance(local.as_dvec3()) < 1e-3,
         "planned from {planned}; the viewer is at {local} in the root's space"
     );
     let under = registry

@@ -15,7 +15,7 @@ pub(crate) use apply::{grid_bounds, is_every_other};
 pub use index::GroundEdits;
 pub(crate) use index::Touching;
 pub(crate) use modifier::Modifier;
-pub(crate) use resolve::{config_modifiers, flat_axes, path_modifier, stamp_modifier};
+pub(crate) use resolve::{config_modifiers, flat_axes, path_modifier_from, stamp_modifier};
 
 /// The config's own stamps and paths, indexed (what the sampler and a chunk built without an
 /// `App` include).

@@ -134,7 +134,13 @@ fn stray(at: impl Fn(f64) -> DVec3, pieces: usize) -> f64 {
 /// the falloff; 4 to 24 m, at most [`MOST_PIECES`] a span). A straight, evenly graded span is
 /// one segment; a bend keeps the reach-long pieces.
 pub(crate) fn path_modifier(path: &TerrainPath) -> Modifier {
-    let points: Vec<DVec3> = path.points.iter().map(|p| p.as_dvec3()).collect();
+    path_modifier_from(path, DVec3::ZERO)
+}
+
+/// [`path_modifier`] of a path whose points are offsets from `origin` (a path entity placed by
+/// cell in a floating-origin grid).
+pub(crate) fn path_modifier_from(path: &TerrainPath, origin: DVec3) -> Modifier {
+    let points: Vec<DVec3> = path.points.iter().map(|p| origin + p.as_dvec3()).collect();
     let half_width = 0.5 * path.width as f64;
     let falloff = path.falloff as f64;
     let reach = half_width + falloff;
