@@ -115,7 +115,7 @@ impl RootFrame {
     /// `grid_transform · (p − cell · edge)`, `cell` the floating origin's cell in the grid (as
     /// big_space computes `GlobalTransform`, in `f64` here).
     #[cfg(feature = "big_space")]
-    fn of_grid(grid: &big_space::prelude::Grid) -> Self {
+    pub fn of_grid(grid: &big_space::prelude::Grid) -> Self {
         let origin = grid.local_floating_origin();
         let to_world =
             origin.grid_transform() * DAffine3::from_translation(-origin.cell().as_dvec3(grid));
@@ -189,6 +189,16 @@ impl RootFrame {
             return grid.grid_position_double(cell, transform);
         }
         transform.translation.as_dvec3()
+    }
+
+    /// Where a placement in the root's space is drawn.
+    #[cfg(feature = "big_space")]
+    pub fn affine_to_world(&self, placed: DAffine3) -> Affine3A {
+        let world = self.to_world * placed;
+        Affine3A {
+            matrix3: world.matrix3.as_mat3().into(),
+            translation: world.translation.as_vec3a(),
+        }
     }
 
     /// Where the root-space point `p` is drawn.

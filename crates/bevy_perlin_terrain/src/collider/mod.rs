@@ -47,6 +47,8 @@
 //! [`ColliderJob`] and [`build_chunk_collider`] are public for tools and benchmarks that build
 //! colliders without an `App`.
 
+#[cfg(feature = "big_space")]
+mod floating;
 mod heightfield;
 mod plan;
 mod systems;
@@ -291,5 +293,7 @@ impl Plugin for TerrainColliderPlugin {
                 systems::recover_registry.run_if(not(resource_exists::<ColliderRegistry>)),
             )
             .add_observer(systems::ground_new_body);
+        #[cfg(feature = "big_space")]
+        floating::add_systems(app);
     }
 }

@@ -207,3 +207,92 @@ fn a_stamp_placed_by_cell_far_out_cuts_the_ground_where_it_stands() {
     let outside = (sampler.height(at.x + 21.0, at.y) - beyond).abs();
     assert!(outside < 1e-6, "the ground 21 m out moved by {outside}");
 }
+
+/// A block (a ball that does not turn) dropped 2 m onto the ground 10 000 km out, placed by
+/// cell beside the viewer, comes to rest on the ground there, and stays there, to the
+/// millimetre, when the floating origin moves 3 km on to another cell.
+#[cfg(feature = "avian")]
+#[test]
+fn far_out_a_body_rests_on_the_ground_and_stays_when_the_origin_moves_on() {
+    use avian3d::prelude::*;
+    use bevy::time::TimeUpdateStrategy;
+    let config = TerrainConfig {
+        chunk_size: 16.0,
+        view_distance: 60.0,
+        ..small_config()
+    };
+    let mut app = HeadlessApp::new()
+        .without_transform_plugin()
+        .time(TimeUpdateStrategy::FixedTimesteps(1))
+        .build((
+            BigSpaceMinimalPlugins,
+            PhysicsPlugins::default(),
+            PerlinTerrainPlugin::from_config(config),
+        ));
+    let world = app.world_mut();
+    let space = world.spawn(BigSpaceRootBundle::default()).id();
+    let (cell, offset) = Grid::default().translation_to_grid(FAR);
+    let viewer = world
+        .spawn((
+            TerrainViewer,
+            FloatingOrigin,
+            cell,
+            Transform::from_translation(offset),
+            ChildOf(space),
+        ))
+        .id();
+    app.update();
+    let at = FAR.xz() + DVec2::new(7.3, -4.1);
+    let ground = f64::from(app.world().resource::<TerrainSampler>().height(at.x, at.y));
+    let r = 0.5;
+    let (cell, offset) =
+        Grid::default().translation_to_grid(DVec3::new(at.x, ground + r + 2.0, at.y));
+    let body = app
+        .world_mut()
+        .spawn((
+            RigidBody::Dynamic,
+            Collider::sphere(r as f32),
+            Friction::new(0.8),
+            LinearDamping(0.2),
+            LockedAxes::ROTATION_LOCKED,
+            TerrainColliderAnchor,
+            cell,
+            Transform::from_translation(offset),
+            ChildOf(space),
+        ))
+        .id();
+    let rest = |app: &App| {
+        let p = true_position(app, body);
+        let sampler = app.world().resource::<TerrainSampler>();
+        let (h, n) = sampler.height_and_normal(p.x, p.z);
+        (p, p.y - f64::from(h) - r / f64::from(n.y))
+    };
+    for _ in 0..240 {
+        app.update();
+    }
+    let (resting, gap) = rest(&app);
+    let speed = app
+        .world()
+        .get::<LinearVelocity>(body)
+        .expect("a body")
+        .0
+        .length();
+    eprintln!("at rest {gap:e} m over the ground at {resting}, {speed} m/s");
+    assert!(gap.abs() < 0.02, "the body is {gap} m over the ground");
+    assert!(speed < 0.05, "the body still moves at {speed} m/s");
+    assert!(resting.xz().distance(at) < 0.5, "it slid to {resting}");
+    // The origin moves on 3 km (another cell): every `GlobalTransform` shifts; the body stays.
+    shift(&mut app, viewer, Vec3::new(3000.0, 0.0, 0.0));
+    for _ in 0..60 {
+        app.update();
+    }
+    let (after, gap) = rest(&app);
+    assert!(
+        gap.abs() < 0.02,
+        "after the move the body is {gap} m over the ground"
+    );
+    assert!(
+        after.distance(resting) < 1e-3,
+        "the body moved from {resting} to {after} when the origin moved"
+    );
+}
