@@ -4,10 +4,10 @@
 # picture shows terrain. Installs xvfb and mesa-vulkan-drivers when missing.
 # Usage: scripts/render-smoke.sh [SHOT...], a shot being [EXAMPLE/]PRESET[:KIND][@VIEW], the
 # example `fly` unless named, KIND one of the fly example's `TERRAIN_SHOT`s (closeup, stamps, horizon,
-# border, shore, sunset, flight, panel) and VIEW a view distance in metres. Default: the world preset (biomes: sea,
+# border, shore, sunset, flight, panel, far) and VIEW a view distance in metres. Default: the world preset (biomes: sea,
 # coast, lowlands and snowy mountains) to its 30 km horizon, and a border between two of its
 # biomes' looks from 450 m up, and into its setting sun; the default, islands and dunes
-# presets from the air, and the islands' waves on a shore; the alps under their clouds and the
+# presets from the air (the default one also 10 000 km out, through the floating origin), and the islands' waves on a shore; the alps under their clouds and the
 # default preset to a 30 km horizon; the default preset
 # from 2 m above the ground, with a levelled site and a crater, in a 300 m/s flight (a picture every 12 frames, then the settled
 # one) and with the settings panel open; and the walk example on the default preset with its
@@ -41,7 +41,7 @@ out="${RENDER_SMOKE_OUT:-$CARGO_TARGET_DIR/render-smoke}"
 mkdir -p "$out"
 status=0
 shots=("$@")
-((${#shots[@]})) || shots=(world:horizon world:border default alps:horizon default:horizon@30000 islands islands:shore world:sunset dunes default:closeup default:stamps default:flight default:panel walk/default)
+((${#shots[@]})) || shots=(world:horizon world:border default default:far alps:horizon default:horizon@30000 islands islands:shore world:sunset dunes default:closeup default:stamps default:flight default:panel walk/default)
 for shot in "${shots[@]}"; do
   example=fly
   if [[ $shot == */* ]]; then example=${shot%%/*}; shot=${shot#*/}; fi

@@ -7,7 +7,8 @@
 //! WASD fly, E/Q up/down, Shift faster, mouse wheel sets the speed, right mouse button (or M)
 //! to look around; the number keys switch presets (every file in `assets/terrain/`, by name;
 //! the world of biomes at start); F levels a site under the camera (a [`TerrainStamp`]), C blows
-//! a crater there. Edit `assets/terrain/*.terrain.ron` while it runs and the
+//! a crater there; J jumps 10 000 km east and south and back (`far.rs`: a floating origin).
+//! Edit `assets/terrain/*.terrain.ron` while it runs and the
 //! terrain follows.
 //!
 //! Screenshot mode: `TERRAIN_SCREENSHOT=out.png` (and optionally `TERRAIN_PRESET=alps`) flies a
@@ -22,7 +23,7 @@
 //! `TERRAIN_SHOT=border` looks down from 450 m up at the nearest border between two biomes of
 //! different looks; `TERRAIN_SHOT=shore` looks at the nearest shore from 12 m over the sea, the
 //! waves coming in; `TERRAIN_SHOT=sunset` looks west into the sun at half past six from 300 m
-//! up. `TERRAIN_TIME_OF_DAY=18.5` sets the time of day (hours; T and Shift+T move it).
+//! up; `TERRAIN_SHOT=far` flies the plain shot's path 10 000 km out. `TERRAIN_TIME_OF_DAY=18.5` sets the time of day (hours; T and Shift+T move it).
 //! `TERRAIN_SHOT=flight` flies on at 300 m/s (5 m a frame) 80 m over the ground and saves a
 //! picture every 12 frames (`out-frame1.png`, …) before the settled one. These modes hold the
 //! [`TerrainClock`] at ten minutes, so the clouds and waves are the same in every run. `TERRAIN_VIEW=30000`
@@ -51,10 +52,13 @@ use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use bevy::window::{ExitCondition, WindowResolution};
 use bevy::winit::WinitPlugin;
 use bevy_perlin_terrain::prelude::*;
+use big_space::plugin::BigSpaceMinimalPlugins;
+use big_space::prelude::{BigSpace, CellCoord, FloatingOrigin};
 use presets::{Preset, preset_names, switch_preset};
 use std::time::Duration;
 use support::{ScreenshotPlugin, ScreenshotRun};
 
+mod far;
 mod frames;
 mod panel;
 mod presets;
@@ -102,7 +106,8 @@ fn main() -> AppExit {
             ..default()
         }
     };
-    let mut defaults = DefaultPlugins.set(window);
+    // big_space's transform propagation (from the floating origin) instead of Bevy's.
+    let mut defaults = DefaultPlugins.set(window).disable::<TransformPlugin>();
     if headless {
         defaults = defaults.disable::<WinitPlugin>();
     }
@@ -113,6 +118,7 @@ fn main() -> AppExit {
     }
     app.add_plugins((
         defaults,
+        BigSpaceMinimalPlugins,
         FreeCameraPlugin,
         FrameTimeDiagnosticsPlugin::default(),
         PerlinTerrainPlugin::from_asset(preset.path(preset.current)).with_render_mode(look),
@@ -148,6 +154,7 @@ fn main() -> AppExit {
             stamp_on_key.run_if(not(bevy_egui::input::egui_wants_any_keyboard_input)),
             toggle_scatter,
             time_of_day_on_key.run_if(not(bevy_egui::input::egui_wants_any_keyboard_input)),
+            far::jump_on_key.run_if(not(bevy_egui::input::egui_wants_any_keyboard_input)),
             follow_config,
             keep_above_ground,
             update_hud,
@@ -181,7 +188,12 @@ fn main() -> AppExit {
 }
 
 fn setup(mut commands: Commands, screenshot: Option<Res<ScreenshotRun>>) {
+    let space = commands.spawn(far::space()).id();
+    let far_shot = std::env::var("TERRAIN_SHOT").is_ok_and(|s| s == "far");
     let mut camera = commands.spawn((
+        ChildOf(space),
+        if far_shot { far::FAR } else { CellCoord::ZERO },
+        FloatingOrigin,
         Camera3d::default(),
         // Tonemap the clear color too, so fully fogged ground matches the sky behind it.
         Hdr,
@@ -258,19 +270,26 @@ fn stamp_on_key(
     mut commands: Commands,
     keys: Res<ButtonInput<KeyCode>>,
     sampler: Option<Res<TerrainSampler>>,
-    camera: Single<&Transform, With<Camera3d>>,
+    camera: Single<(&Transform, &CellCoord), With<Camera3d>>,
+    space: Single<Entity, With<BigSpace>>,
 ) {
     let Some(sampler) = sampler else { return };
-    let p = camera.translation;
-    let ground = sampler.height(p.x as f64, p.z as f64);
-    let at = Vec3::new(p.x, ground, p.z);
+    let (camera, &cell) = *camera;
+    let p = far::true_position(&cell, camera);
+    let ground = sampler.height(p.x, p.z);
+    // In the camera's cell, where it stands.
+    let at = camera
+        .translation
+        .with_y(ground - far::cell_origin(&cell).y as f32);
     if keys.just_pressed(KeyCode::KeyF) {
         let (yaw, _, _) = camera.rotation.to_euler(EulerRot::YXZ);
         let (stamp, turn) = flat_site(yaw);
-        commands.spawn((stamp, Transform::from_translation(at).with_rotation(turn)));
+        let place = Transform::from_translation(at).with_rotation(turn);
+        commands.spawn((stamp, cell, place, ChildOf(*space)));
     }
     if keys.just_pressed(KeyCode::KeyC) {
-        commands.spawn((crater(), Transform::from_translation(at)));
+        let place = Transform::from_translation(at);
+        commands.spawn((crater(), cell, place, ChildOf(*space)));
     }
 }
 
@@ -339,14 +358,16 @@ fn follow_config(
 fn keep_above_ground(
     sampler: Option<Res<TerrainSampler>>,
     active: Option<Res<ActiveTerrainConfig>>,
-    mut camera: Single<&mut Transform, With<Camera3d>>,
+    camera: Single<(&mut Transform, &CellCoord), With<Camera3d>>,
     mut placed: Local<bool>,
 ) {
     let (Some(sampler), Some(active)) = (sampler, active) else {
         return;
     };
-    let p = camera.translation;
-    let ground = sampler.height(p.x as f64, p.z as f64);
+    let (mut camera, cell) = camera.into_inner();
+    let p = far::true_position(cell, &camera);
+    // The ground's height in the camera's cell.
+    let ground = sampler.height(p.x, p.z) - far::cell_origin(cell).y as f32;
     if !*placed {
         // High enough to see over the hills of tall terrains, low enough to see the ground.
         camera.translation.y = ground + (0.6 * active.config().height_scale).max(70.0);
@@ -360,17 +381,17 @@ fn update_hud(
     registry: Res<ChunkRegistry>,
     scatter: Res<ScatterRegistry>,
     preset: Res<Preset>,
-    camera: Single<&Transform, With<Camera3d>>,
+    camera: Single<(&Transform, &CellCoord), With<Camera3d>>,
     mut hud: Single<&mut Text, With<Hud>>,
 ) {
     let fps = diagnostics
         .get(&FrameTimeDiagnosticsPlugin::FPS)
         .and_then(|d| d.smoothed())
         .unwrap_or(0.0);
-    let p = camera.translation;
+    let p = far::true_position(camera.1, camera.0);
     let levels = registry.iter().map(|c| c.lod).max().map_or(0, |l| l + 1);
     hud.0 = format!(
-        "{fps:.0} fps   chunks {} in {levels} levels   tasks {}   scattered {}\nposition {:.0}, {:.0}, {:.0}   preset {} ({}/{})\nWASD fly | E/Q up/down | Shift fast | wheel speed | right mouse or M look | number keys presets | G scatter | T/Shift+T time of day | Tab panel",
+        "{fps:.0} fps   chunks {} in {levels} levels   tasks {}   scattered {}\nposition {:.0}, {:.0}, {:.0}   preset {} ({}/{})\nWASD fly | E/Q up/down | Shift fast | wheel speed | right mouse/M look | number keys presets | G scatter | T/Shift+T time of day | J 10 000 km | Tab panel",
         registry.loaded_count(),
         registry.tasks_in_flight(),
         scatter.instance_count(),

@@ -73,7 +73,7 @@ pub struct Panel {
     minimap_pixels: Option<egui::ColorImage>,
     minimap: Option<egui::TextureHandle>,
     /// Where the minimap was last drawn around, and for which config.
-    minimap_for: Option<(Vec3, TerrainConfig)>,
+    minimap_for: Option<(bevy::math::DVec3, TerrainConfig)>,
 }
 
 /// Tab opens and closes the panel.
@@ -137,7 +137,7 @@ fn update_minimap(
     mut panel: ResMut<Panel>,
     active: Option<Res<ActiveTerrainConfig>>,
     sampler: Option<Res<TerrainSampler>>,
-    camera: Single<&Transform, With<Camera3d>>,
+    camera: Single<(&Transform, &big_space::prelude::CellCoord), With<Camera3d>>,
 ) {
     let (Some(active), Some(sampler)) = (active, sampler) else {
         return;
@@ -145,14 +145,14 @@ fn update_minimap(
     if !panel.open {
         return;
     }
-    let here = camera.translation;
+    let here = super::far::true_position(camera.1, camera.0);
     let fresh = panel.minimap_for.as_ref().is_some_and(|(at, config)| {
-        config == active.config() && at.distance(here) < MINIMAP_METRES as f32 / 5.0
+        config == active.config() && at.distance(here) < MINIMAP_METRES / 5.0
     });
     if fresh {
         return;
     }
-    let centre = [here.x as f64, here.z as f64];
+    let centre = [here.x, here.z];
     if let Some((rgb, _)) = top_view(
         active.config(),
         &sampler,
