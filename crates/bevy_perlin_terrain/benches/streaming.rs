@@ -231,7 +231,7 @@ fn main() {
         let viewers: Vec<(Vec3, f32)> = registry
             .viewer_positions()
             .iter()
-            .copied()
+            .map(|p| p.as_vec3())
             .zip(registry.viewer_heights().iter().copied())
             .collect();
         let new: Vec<ChunkSpawned> = spawned

@@ -47,6 +47,21 @@
 //! - `navigation`: navigation meshes built tile by tile around every `TerrainNavigator`, paths
 //!   across them (`TerrainNavigation::find_path`) and agents that walk them (`TerrainAgent`),
 //!   on landmass 0.9 (see `navigation`).
+//! - `big_space`: a floating origin (big_space 0.13). When the world has a `BigSpace`, the
+//!   terrain's root joins it as a grid of its own (2 km cells) at its origin cell, and the
+//!   chunks, colliders, scatter cells, sea, waves and cloud layer are placed by cell and offset:
+//!   what the floating origin's cell is drawn around stays exact however far out. Viewers,
+//!   anchors and navigators are read through their `GlobalTransform` (exact near the floating
+//!   origin); stamps and paths placed by cell in the big space (or the root's grid) are read
+//!   from their cell, exactly, and a path's points there are offsets from its entity. The
+//!   shaders get the origin's offset, so the clouds, waves and textures stay where the sampler
+//!   says. With `avian` too, rigid bodies placed by cell are kept in their cells around avian's
+//!   steps (avian alone counts a grid body's cell twice when it writes its place back). Paths and
+//!   agents stay `f32`. The root joins the `BigSpace` there is when it is spawned (the terrain's
+//!   first plan); despawn it to have it join one spawned later. Without a `BigSpace`, or
+//!   without the feature, nothing changes. The app
+//!   disables Bevy's `TransformPlugin` and adds big_space's plugins, as big_space asks; the
+//!   `fly` example shows it.
 //!
 //! The config, the state resources and the components derive `Reflect` and are registered, for
 //! inspectors; the plugin's own state is hidden from reflection.

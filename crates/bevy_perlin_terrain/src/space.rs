@@ -51,6 +51,10 @@ pub(crate) fn current_affine((local, global, parented): Placement) -> Affine3A {
 #[derive(Clone, Debug)]
 pub(crate) struct RootFrame {
     /// From the root's space to the world.
+    #[cfg_attr(
+        not(any(feature = "render", feature = "navigation", feature = "big_space")),
+        expect(dead_code, reason = "read by the renderer's and the agents' placing")
+    )]
     to_world: DAffine3,
     /// From the world to the root's space.
     to_root: DAffine3,
@@ -130,6 +134,7 @@ impl RootFrame {
     /// The root-space placement of an entity placed by `cell` and `local` in the grid of
     /// `parent` (whose grid is `parent_grid`), exactly, without the `f32` world in between:
     /// where `parent` is the root or the grid the root is in. `None` for any other grid.
+    #[cfg(feature = "big_space")]
     pub fn cell_to_root(
         &self,
         parent: Entity,
@@ -159,6 +164,7 @@ impl RootFrame {
     }
 
     /// The root-space direction of the world direction `v`.
+    #[cfg(feature = "avian")]
     pub fn vector_to_root(&self, v: Vec3) -> Vec3 {
         self.to_root.transform_vector3(v.as_dvec3()).as_vec3()
     }
@@ -174,6 +180,7 @@ impl RootFrame {
 
     /// The root-space position of the world's origin where the root is a floating-origin grid
     /// (what the shaders add to world positions), 0 otherwise.
+    #[cfg(feature = "render")]
     pub fn shader_origin(&self) -> DVec3 {
         #[cfg(feature = "big_space")]
         if self.grid.is_some() {
@@ -183,6 +190,7 @@ impl RootFrame {
     }
 
     /// The root-space position of a child of the root placed by `transform` and `cell`.
+    #[cfg(feature = "render")]
     pub fn placed_to_root(&self, transform: &Transform, _cell: CellItem) -> DVec3 {
         #[cfg(feature = "big_space")]
         if let (Some(grid), Some(cell)) = (&self.grid, _cell) {
@@ -202,6 +210,7 @@ impl RootFrame {
     }
 
     /// Where the root-space point `p` is drawn.
+    #[cfg(any(feature = "render", feature = "navigation"))]
     pub fn to_world(&self, p: DVec3) -> Vec3 {
         self.to_world.transform_point3(p).as_vec3()
     }
@@ -226,13 +235,14 @@ impl RootFrame {
 }
 
 /// What [`Placed::apply`] compares besides the `Transform`: a big_space cell, if any.
-#[cfg(feature = "big_space")]
+#[cfg(all(feature = "render", feature = "big_space"))]
 pub(crate) type Cell = Option<&'static big_space::prelude::CellCoord>;
 /// What [`Placed::apply`] compares besides the `Transform`: nothing without big_space.
-#[cfg(not(feature = "big_space"))]
+#[cfg(all(feature = "render", not(feature = "big_space")))]
 pub(crate) type Cell = ();
 
 /// A [`Cell`] as read.
+#[cfg(feature = "render")]
 pub(crate) type CellItem<'a> = <Cell as bevy::ecs::query::QueryData>::Item<'a, 'a>;
 
 /// A child of the root's place: its `Transform`, and in a big_space grid its cell.
@@ -247,6 +257,7 @@ pub(crate) struct Placed {
 
 impl Placed {
     /// The same place, scaled.
+    #[cfg(feature = "render")]
     pub fn with_scale(mut self, scale: Vec3) -> Self {
         self.transform.scale = scale;
         self
@@ -263,6 +274,7 @@ impl Placed {
     }
 
     /// Moves `entity`, now at `transform` in `cell`, here, writing only what differs.
+    #[cfg(feature = "render")]
     pub fn apply(self, entity: &mut EntityCommands, transform: &mut Transform, _cell: CellItem) {
         if *transform != self.transform {
             *transform = self.transform;

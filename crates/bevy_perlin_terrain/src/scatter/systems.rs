@@ -12,7 +12,7 @@ use crate::space::{RootFrame, RootQuery, cells_around, distance_to_square};
 use crate::stream::ChunkRegistry;
 use crate::stream::TerrainRoot;
 use crate::tasks::{Job, Urgency};
-use bevy::math::{DVec2, DVec3, IVec2};
+use bevy::math::{DVec3, IVec2};
 use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 use std::sync::Arc;
@@ -163,9 +163,9 @@ pub(super) fn plan_scatter(
             .get(index)
             .map_or(-1.0, |l| (l.view_distance + 0.5 * size) as f64);
         let square = (coord.as_dvec2() * size as f64, size as f64);
-        !viewers.iter().any(|v| {
-            distance_to_square(DVec2::new(v.x as f64, v.z as f64), square.0, square.1) <= keep
-        })
+        !viewers
+            .iter()
+            .any(|v| distance_to_square(v.xz(), square.0, square.1) <= keep)
     };
     let cells = &registry.cells;
     registry.placed.retain(|&(coord, index), placed| {

@@ -29,7 +29,8 @@ use tree::Transition;
 /// Put this on any entity with a `Transform` (usually the camera): terrain streams in around
 /// it. Several viewers each pull their own surroundings (the quadtree is refined for the
 /// nearest). With no viewer, no terrain is kept. A viewer whose position is not finite is
-/// ignored (with one warning).
+/// ignored (with one warning). Under a floating origin (feature `big_space`) give the viewer the
+/// `FloatingOrigin`: the planner reads it from its `GlobalTransform`, exact near the origin.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default)]
 #[reflect(Component, Default, Debug)]
 #[require(Transform)]
@@ -40,7 +41,9 @@ pub struct TerrainViewer;
 /// [`TerrainSampler`](crate::TerrainSampler) takes are in its space; keep it to translations
 /// and turns about the vertical, which the morphing assumes), hide it to hide the terrain (its
 /// `Visibility`, with the `render` feature), despawn it to clear the terrain: what the viewers
-/// still want is rebuilt under a new root within frames.
+/// still want is rebuilt under a new root within frames. With the feature `big_space` and a
+/// `BigSpace` in the world, it is spawned as a grid of that big space at its origin cell, and its
+/// children are placed by cell.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default)]
 #[reflect(Component, Default, Debug)]
 #[require(Transform)]
