@@ -1,21 +1,27 @@
 //! The fly example's floating origin (big_space): the camera carries it through a big space
-//! of 2 000 km cells, and J jumps 10 000 km east and south (five cells on each axis) and back.
+//! of 100 km cells, and J jumps 10 000 km east and south (a hundred cells on each axis) and
+//! back.
 //! The terrain's root joins the big space as a grid of its own and places its chunks by cell,
 //! so far out the ground is as exact as at home.
 //!
-//! A flight never leaves its cell (a cell reaches 1 000 km each way), so the example's own
-//! code keeps reading the camera's `Transform` as its place in the cell, and adds the cell's
-//! origin ([`cell_origin`]) where it asks the ground.
+//! The camera's `Transform` is its place in its cell (big_space moves it to the next cell 50 km
+//! out, where `f32` still holds 4 mm); where the example asks the ground it adds the cell's
+//! origin ([`true_position`]). The scripted screenshots other than `far` fly within the home
+//! cell, so they read the `Transform` alone.
 
 use bevy::math::DVec3;
 use bevy::prelude::*;
 use big_space::prelude::*;
 
 /// The edge of the big space's cells, in metres.
-const CELL_EDGE: f32 = 2.0e6;
+const CELL_EDGE: f32 = 100_000.0;
 
 /// Where J takes the camera: 10 000 km east and 10 000 km south of home.
-pub const FAR: CellCoord = CellCoord { x: 5, y: 0, z: -5 };
+pub const FAR: CellCoord = CellCoord {
+    x: 100,
+    y: 0,
+    z: -100,
+};
 
 /// The big space's grid.
 pub fn grid() -> Grid {

@@ -57,7 +57,12 @@
 //!   shaders get the origin's offset, so the clouds, waves and textures stay where the sampler
 //!   says. With `avian` too, rigid bodies placed by cell are kept in their cells around avian's
 //!   steps (avian alone counts a grid body's cell twice when it writes its place back). Paths and
-//!   agents stay `f32`. The root joins the `BigSpace` there is when it is spawned (the terrain's
+//!   agents stay `f32` (an agent placed by cell is not walked). Under a floating origin an
+//!   entity outside the big space is in the floating world: put stamps, paths, anchors and
+//!   navigators in the big space, by cell. The shaders see the root's space within 65 536 m
+//!   horizontally: the material's textures and grain shift once where the origin's cell
+//!   crosses such a line (the clouds and waves do not, their offsets hold the rest); the root
+//!   must not be turned. The root joins the `BigSpace` there is when it is spawned (the terrain's
 //!   first plan); despawn it to have it join one spawned later. Without a `BigSpace`, or
 //!   without the feature, nothing changes. The app
 //!   disables Bevy's `TransformPlugin` and adds big_space's plugins, as big_space asks; the

@@ -8,6 +8,14 @@ use bevy::prelude::*;
 /// What [`current_affine`] reads of an entity.
 pub(crate) type Placement<'a> = (&'a Transform, &'a GlobalTransform, bool);
 
+/// An entity placed by cell whose cell changed (a filter for what may have moved; without
+/// big_space, a `Transform` change, which the filters it joins name already).
+#[cfg(feature = "big_space")]
+pub(crate) type CellMoved = Changed<big_space::prelude::CellCoord>;
+/// An entity placed by cell whose cell changed: without big_space, a `Transform` change.
+#[cfg(not(feature = "big_space"))]
+pub(crate) type CellMoved = Changed<Transform>;
+
 /// What a root's [`RootFrame`] is read from besides its placement: its big_space `Grid`, if it
 /// is one.
 #[cfg(feature = "big_space")]
@@ -52,7 +60,11 @@ pub(crate) fn current_affine((local, global, parented): Placement) -> Affine3A {
 pub(crate) struct RootFrame {
     /// From the root's space to the world.
     #[cfg_attr(
-        not(any(feature = "render", feature = "navigation", feature = "big_space")),
+        not(any(
+            feature = "render",
+            feature = "navigation",
+            all(feature = "big_space", feature = "avian")
+        )),
         expect(dead_code, reason = "read by the renderer's and the agents' placing")
     )]
     to_world: DAffine3,
@@ -113,6 +125,19 @@ impl RootFrame {
             matrix3: affine.matrix3.as_dmat3(),
             translation: affine.translation.as_dvec3(),
         })
+    }
+
+    /// [`of`](Self::of), or `None` while `root` names an entity that is not spawned yet (in the
+    /// frame it is spawned): what is placed under it waits a frame rather than go by the
+    /// wrong frame.
+    pub fn try_of<F: bevy::ecs::query::QueryFilter>(
+        root: Option<Entity>,
+        roots: &RootQuery<F>,
+    ) -> Option<Self> {
+        match root {
+            Some(entity) if !roots.contains(entity) => None,
+            _ => Some(Self::of(root, roots)),
+        }
     }
 
     /// The frame of a root that is a big_space grid: a point `p` of the grid is drawn at
@@ -200,7 +225,7 @@ impl RootFrame {
     }
 
     /// Where a placement in the root's space is drawn.
-    #[cfg(feature = "big_space")]
+    #[cfg(all(feature = "big_space", feature = "avian"))]
     pub fn affine_to_world(&self, placed: DAffine3) -> Affine3A {
         let world = self.to_world * placed;
         Affine3A {

@@ -103,7 +103,9 @@ pub(super) fn plan_colliders(
     let reshaped = colliders.follow_shape(config, &sampler);
 
     // Bodies in the terrain's space, each swept from where it is to where it will be.
-    let frame = RootFrame::of(chunks.root(), &roots);
+    let Some(frame) = RootFrame::try_of(chunks.root(), &roots) else {
+        return;
+    };
     let dt = time.delta_secs();
     let radius = config.collision.radius;
     let mut paths = Vec::with_capacity(bodies.iter().len());
@@ -264,7 +266,9 @@ pub(super) fn ground_new_body(
     }
     let config = active.config();
     colliders.follow_shape(config, &sampler);
-    let frame = RootFrame::of(Some(root), &roots);
+    let Some(frame) = RootFrame::try_of(Some(root), &roots) else {
+        return;
+    };
     let p = frame
         .to_root(current_affine(body).translation.into())
         .as_vec3();
@@ -321,7 +325,9 @@ pub(super) fn place_colliders(
 ) {
     let colliders = &mut *colliders;
     let Some(root) = chunks.root() else { return };
-    let frame = RootFrame::of(Some(root), &roots);
+    let Some(frame) = RootFrame::try_of(Some(root), &roots) else {
+        return;
+    };
     let finished = colliders.pending.finished(usize::MAX);
     if !finished.is_empty() {
         // Task slots freed up for chunks that may be waiting.

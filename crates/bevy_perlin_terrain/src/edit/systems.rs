@@ -10,7 +10,7 @@ use crate::ground::{
     ActiveTerrainConfig, GroundEdits, Modifier, TerrainGroundChanged, TerrainSampler,
     config_modifiers, flat_axes, path_modifier_from, stamp_modifier,
 };
-use crate::space::{Bounds, Placement, RootFrame, RootQuery, current_affine};
+use crate::space::{Bounds, CellMoved, Placement, RootFrame, RootQuery, current_affine};
 use crate::stream::TerrainRoot;
 use bevy::math::{DAffine3, DVec3};
 use bevy::platform::collections::{HashMap, HashSet};
@@ -61,6 +61,7 @@ type StampMoved = (
     Or<(
         Changed<TerrainStamp>,
         Changed<Transform>,
+        CellMoved,
         Changed<GlobalTransform>,
         Changed<ChildOf>,
     )>,
@@ -88,7 +89,7 @@ type Grids<'w, 's> = Query<'w, 's, (), Without<TerrainStamp>>;
 /// they are offsets from the entity's cell and translation).
 type PathMoved = (
     With<TerrainPath>,
-    Or<(Changed<Transform>, Changed<ChildOf>)>,
+    Or<(Changed<Transform>, Changed<ChildOf>, CellMoved)>,
 );
 
 /// What [`update_edits`] reads of a stamp entity.

@@ -108,6 +108,14 @@ impl Plugin for TerrainRenderPlugin {
                     .chain_ignore_deferred()
                     .in_set(TerrainSystems::Materials),
             )
+            // The root moves under a floating origin in `PostUpdate` (big_space propagates
+            // there): the morph's viewers follow in the same frame.
+            .add_systems(
+                PostUpdate,
+                update_terrain_shading
+                    .after(bevy::transform::TransformSystems::Propagate)
+                    .run_if(any_match_filter::<(With<TerrainRoot>, Changed<GlobalTransform>)>),
+            )
             .add_systems(
                 PostUpdate,
                 shadows::trim_chunk_casters

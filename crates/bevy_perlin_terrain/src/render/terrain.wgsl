@@ -271,8 +271,8 @@ fn fragment(terrain: TerrainVertexOutput, @builtin(front_facing) is_front: bool)
     let world = in.world_position.xyz;
     let p = world + weather.origin.xyz;
     let normal = normalize(in.world_normal);
-    let dpx = dpdx(p);
-    let dpy = dpdy(p);
+    let dpx = dpdx(world);
+    let dpy = dpdy(world);
     // Metres a pixel covers: far ground drops the noise it cannot show instead of shimmering.
     let footprint = max(length(dpx), length(dpy));
     // Which copy of a texture shows from above: only where some look weighing in has textures.

@@ -10,7 +10,7 @@ use super::{TerrainMaterial, TerrainMaterials, TerrainWaves};
 use crate::config::TerrainConfig;
 use crate::ground::{ActiveTerrainConfig, TerrainTables};
 use crate::sets::TerrainSystems;
-use crate::space::{Cell, RootFrame, RootQuery};
+use crate::space::{Cell, CellMoved, RootFrame, RootQuery};
 use crate::stream::TerrainViewer;
 use crate::stream::{ChunkRegistry, TerrainRoot};
 use crate::weather::{
@@ -52,7 +52,7 @@ pub struct WeatherUniform {
     pub sun: Vec4,
     /// What a world position adds up to a position in the terrain's root space (`xyz`): 0
     /// unless the root is a floating-origin grid, then its horizontal part within
-    /// [`ORIGIN_PERIOD`] (the rest is folded into the octaves' offsets).
+    /// 65 536 m (the rest is folded into the octaves' offsets).
     pub origin: Vec4,
 }
 
@@ -155,6 +155,14 @@ impl Plugin for WeatherUniformPlugin {
                 .after(super::waves::place_waves)
                 .after(super::update_terrain_shading)
                 .in_set(TerrainSystems::Materials),
+        )
+        // The root moves under a floating origin in `PostUpdate` (big_space propagates there):
+        // the shaders' origin follows in the same frame.
+        .add_systems(
+            PostUpdate,
+            update_weather
+                .after(bevy::transform::TransformSystems::Propagate)
+                .run_if(any_match_filter::<(With<TerrainRoot>, Changed<GlobalTransform>)>),
         );
     }
 }
@@ -166,7 +174,7 @@ fn weather_may_change(
     clock: Option<Res<TerrainClock>>,
     materials: Option<Res<TerrainMaterials>>,
     suns: Query<(), (With<DirectionalLight>, Changed<GlobalTransform>)>,
-    grid: Query<(), (With<TerrainWaves>, Changed<Transform>)>,
+    grid: Query<(), (With<TerrainWaves>, Or<(Changed<Transform>, CellMoved)>)>,
     roots: Query<(), (With<TerrainRoot>, Changed<GlobalTransform>)>,
 ) -> bool {
     let Some(active) = active else {

@@ -243,11 +243,13 @@ pub(super) fn spawn_scatter(
     };
     let config = active.config();
     let size = config.chunk_size;
+    let Some(frame) = RootFrame::try_of(Some(root), &roots) else {
+        return;
+    };
     let registry = &mut *registry;
     let finished = registry
         .placing
         .finished_within(SPAWNS_PER_FRAME, |transforms| transforms.len());
-    let frame = RootFrame::of(Some(root), &roots);
     for ((coord, index), placing, transforms) in finished {
         let current = placing.generation == registry.generation
             && config.scatter.get(index) == Some(&placing.layer)

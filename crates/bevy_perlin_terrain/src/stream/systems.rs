@@ -87,7 +87,10 @@ pub(super) fn plan_chunks(
     mut commands: Commands,
     viewers: Query<(Entity, &Transform, &GlobalTransform, Has<ChildOf>), With<TerrainViewer>>,
     roots: RootQuery<With<TerrainRoot>>,
-    #[cfg(feature = "big_space")] spaces: Query<Entity, With<big_space::prelude::BigSpace>>,
+    #[cfg(feature = "big_space")] spaces: Query<
+        (Entity, &big_space::prelude::Grid),
+        With<big_space::prelude::BigSpace>,
+    >,
     active: Option<Res<ActiveTerrainConfig>>,
     sampler: Option<Res<TerrainSampler>>,
     colors_in_mesh: Res<ColorsInMesh>,
@@ -101,7 +104,15 @@ pub(super) fn plan_chunks(
     let config = active.config();
     let size = config.chunk_size;
     // Viewers in the terrain's own space; one that is nowhere is left out (warned about once).
-    let frame = RootFrame::of(registry.root, &roots);
+    let frame = RootFrame::try_of(registry.root, &roots);
+    // Before the root is in the world, the big space it will join at its origin cell measures
+    // alike (a plain root would be at the world's origin).
+    #[cfg(feature = "big_space")]
+    let frame = frame.filter(|_| registry.root.is_some()).or_else(|| {
+        let (_, grid) = spaces.iter().next()?;
+        Some(RootFrame::of_grid(grid))
+    });
+    let frame = frame.unwrap_or_default();
     let mut positions: Vec<DVec3> = Vec::with_capacity(viewers.iter().len());
     for (entity, local, global, parented) in &viewers {
         let p = frame.to_root(current_affine((local, global, parented)).translation.into());
@@ -158,7 +169,10 @@ pub(super) fn plan_chunks(
     if registry.root.is_none() {
         let root = commands.spawn(root_bundle()).id();
         #[cfg(feature = "big_space")]
-        crate::space::join_big_space(&mut commands.entity(root), spaces.iter().next());
+        crate::space::join_big_space(
+            &mut commands.entity(root),
+            spaces.iter().next().map(|s| s.0),
+        );
         registry.root = Some(root);
         // Chunks left from an earlier root (spawned in the frame it went) join the new one.
         for entity in registry

@@ -4,6 +4,7 @@
 //! and `TerrainSampler`'s. Needs an adapter, so it is ignored by a plain `cargo test`;
 //! `scripts/render-smoke.sh` runs it (`cargo test -- --ignored weather_shader`).
 
+use bevy::math::DVec3;
 use bevy::prelude::*;
 use bevy::render::render_resource::encase::UniformBuffer;
 use bevy_perlin_terrain::WeatherUniform;
@@ -170,6 +171,15 @@ fn run_on_gpu(uniform: &WeatherUniform, points: &[[f32; 4]]) -> (Vec<[f32; 4]>, 
 #[test]
 #[ignore = "needs a Vulkan adapter: scripts/render-smoke.sh runs it on lavapipe"]
 fn weather_shader_matches_the_sampler_at_ten_thousand_points() {
+    // At home, and seen from a floating origin 10 000 km out on both axes (a 2 km grid's
+    // cell): the shader adds the uniform's origin to its positions, the octaves hold the rest.
+    compare_at(DVec3::ZERO);
+    compare_at(DVec3::new(1e7 + 4000.0, 2000.0, -1e7 - 2000.0));
+}
+
+/// The shader's weather, drawn in a world whose origin is at `origin`, against the sampler at
+/// the same true positions.
+fn compare_at(origin: DVec3) {
     let config = TerrainConfig {
         clouds: Some(Clouds {
             coverage: 0.5,
@@ -186,7 +196,8 @@ fn weather_shader_matches_the_sampler_at_ten_thousand_points() {
     let sampler = TerrainSampler::new(tables.clone(), &config);
     // A moment a day and a half in, far past any shader clock's wrap.
     let t = 131_072.25;
-    let uniform = WeatherUniform::new(&tables, &config, t, Vec3::new(0.3, 0.8, 0.2));
+    let uniform = WeatherUniform::seen_from(&tables, &config, t, Vec3::new(0.3, 0.8, 0.2), origin);
+    let shift = uniform.origin;
     // Points over 4 km around the origin, with the shore factor the sea's vertices carry there
     // (the sampler's own, as the sea's grid computes it) and a time coordinate for the noise.
     let mut s = 12_345u64;
@@ -200,21 +211,26 @@ fn weather_shader_matches_the_sampler_at_ten_thousand_points() {
         .map(|_| {
             let (x, z) = ((next() - 0.5) * 4000.0, (next() - 0.5) * 4000.0);
             let (x, z) = (x as f32, z as f32);
-            let shore = sampler.wave_share(f64::from(x), f64::from(z));
+            let shore = sampler.wave_share(origin.x + f64::from(x), origin.z + f64::from(z));
             [x, z, shore, (next() * 200.0) as f32]
         })
         .collect();
-    let (noise, sky) = run_on_gpu(&uniform, &points);
+    // What the shader takes: world positions plus the uniform's origin, in `f32`.
+    let shifted: Vec<[f32; 4]> = points
+        .iter()
+        .map(|p| [p[0] + shift.x, p[1] + shift.z, p[2], p[3]])
+        .collect();
+    let (noise, sky) = run_on_gpu(&uniform, &shifted);
     let perlin = Perlin::default();
     let (mut worst_noise, mut worst_cover, mut worst_height, mut worst_normal) =
         (0.0f64, 0.0f32, 0.0f32, 0.0f32);
-    for (p, (n, w)) in points.iter().zip(noise.iter().zip(&sky)) {
-        let (x, z) = (f64::from(p[0]), f64::from(p[1]));
+    for ((p, q), (n, w)) in points.iter().zip(&shifted).zip(noise.iter().zip(&sky)) {
+        let (x, z) = (origin.x + f64::from(p[0]), origin.z + f64::from(p[1]));
         let (value, grad) = perlin.sample3_with_gradient(
             &tables,
-            f64::from(p[0] * 0.0137),
-            f64::from(p[1] * 0.0191),
-            f64::from(p[3]),
+            f64::from(q[0] * 0.0137),
+            f64::from(q[1] * 0.0191),
+            f64::from(q[3]),
         );
         worst_noise = worst_noise.max((value - f64::from(n[0])).abs()).max(
             (0..3)
@@ -230,7 +246,7 @@ fn weather_shader_matches_the_sampler_at_ten_thousand_points() {
             .max((normal.z - w[3]).abs());
     }
     println!(
-        "weather.wgsl vs CPU at {POINTS} points: noise {worst_noise:.2e}, cloud cover {worst_cover:.2e}, sea height {worst_height:.2e} m, normal {worst_normal:.2e}"
+        "weather.wgsl vs CPU at {POINTS} points seen from {origin}: noise {worst_noise:.2e}, cloud cover {worst_cover:.2e}, sea height {worst_height:.2e} m, normal {worst_normal:.2e}"
     );
     assert!(worst_noise < 1e-5, "perlin3 differs by {worst_noise}");
     assert!(worst_cover < 1e-3, "cloud cover differs by {worst_cover}");
