@@ -296,3 +296,52 @@ fn far_out_a_body_rests_on_the_ground_and_stays_when_the_origin_moves_on() {
         "the body moved from {resting} to {after} when the origin moved"
     );
 }
+
+/// Far out, through the floating origin's changes of cell, the morph measures from where the
+/// viewers are drawn and the shaders' origin is the origin's cell, in the frame the cell
+/// changes (big_space moves the origin in `PostUpdate`).
+#[cfg(feature = "render")]
+#[test]
+fn far_out_the_morph_and_the_shaders_follow_the_origin_in_the_frame_it_moves() {
+    use bevy_perlin_terrain::WaterMaterial;
+    let config = TerrainConfig {
+        clouds: Some(Clouds::default()),
+        ..small_config()
+    };
+    let (mut app, viewer, _) = far_app(PerlinTerrainPlugin::from_config(config), FAR);
+    app.init_asset::<Image>()
+        .init_asset::<StandardMaterial>()
+        .init_asset::<TerrainMaterial>()
+        .init_asset::<WaterMaterial>();
+    settle(&mut app);
+    let mut cells = std::collections::HashSet::new();
+    // 60 frames at 50 m: 3 km east, through a cell or two of 2 km.
+    for _ in 0..60 {
+        shift(&mut app, viewer, Vec3::new(50.0, 0.0, 0.0));
+        app.update();
+        let world = app.world();
+        let cell = *world.get::<CellCoord>(viewer).expect("the viewer's cell");
+        cells.insert(cell);
+        let origin = Grid::default().cell_to_float(&cell);
+        let planned = world.resource::<ChunkRegistry>().viewer_positions()[0];
+        let handle = &world.resource::<TerrainMaterials>().terrain;
+        let material = world
+            .resource::<Assets<TerrainMaterial>>()
+            .get(handle)
+            .expect("the terrain material");
+        let drawn = material.extension.shading.viewers[0];
+        let expected = (planned - origin).xz();
+        assert!(
+            (f64::from(drawn.x) - expected.x).abs() < 1e-3
+                && (f64::from(drawn.y) - expected.y).abs() < 1e-3,
+            "the morph measures from {drawn:?}, the viewer is drawn at {expected}"
+        );
+        let shader_origin = material.extension.weather.origin;
+        let wanted = origin.x.rem_euclid(65_536.0);
+        assert!(
+            (f64::from(shader_origin.x) - wanted).abs() < 1e-3,
+            "the shaders' origin is {shader_origin:?}, the origin's cell at {origin}"
+        );
+    }
+    assert!(cells.len() >= 2, "the origin stayed in one cell");
+}
