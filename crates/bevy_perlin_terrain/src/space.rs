@@ -120,11 +120,7 @@ impl RootFrame {
                 ..Self::of_grid(grid)
             };
         }
-        let affine = current_affine((local, global, parented));
-        Self::from_affine(DAffine3 {
-            matrix3: affine.matrix3.as_dmat3(),
-            translation: affine.translation.as_dvec3(),
-        })
+        Self::from_affine(exact(current_affine((local, global, parented))))
     }
 
     /// [`of`](Self::of), or `None` while `root` names an entity that is not spawned yet (in the
@@ -168,19 +164,12 @@ impl RootFrame {
         local: &Transform,
     ) -> Option<DAffine3> {
         let (root, place) = self.cells?;
-        let in_parent = |cell: &big_space::prelude::CellCoord, t: &Transform| {
-            DAffine3::from_scale_rotation_translation(
-                t.scale.as_dvec3(),
-                t.rotation.as_dquat(),
-                parent_grid.grid_position_double(cell, t),
-            )
-        };
-        let placed = in_parent(cell, local);
+        let placed = in_grid(parent_grid, cell, local);
         if parent == root {
             return Some(placed);
         }
         let (outer, root_cell, root_local) = place?;
-        (parent == outer).then(|| in_parent(&root_cell, &root_local).inverse() * placed)
+        (parent == outer).then(|| in_grid(parent_grid, &root_cell, &root_local).inverse() * placed)
     }
 
     /// The root-space point drawn at world `p`.
@@ -196,11 +185,7 @@ impl RootFrame {
 
     /// An entity's placement in the root's space, from its world placement.
     pub fn affine_to_root(&self, world: Affine3A) -> DAffine3 {
-        let world = DAffine3 {
-            matrix3: world.matrix3.as_dmat3(),
-            translation: world.translation.as_dvec3(),
-        };
-        self.to_root * world
+        self.to_root * exact(world)
     }
 
     /// The root-space position of the world's origin where the root is a floating-origin grid
@@ -269,6 +254,29 @@ pub(crate) type Cell = ();
 /// A [`Cell`] as read.
 #[cfg(feature = "render")]
 pub(crate) type CellItem<'a> = <Cell as bevy::ecs::query::QueryData>::Item<'a, 'a>;
+
+/// `affine` in `f64`.
+fn exact(affine: Affine3A) -> DAffine3 {
+    DAffine3 {
+        matrix3: affine.matrix3.as_dmat3(),
+        translation: affine.translation.as_dvec3(),
+    }
+}
+
+/// The placement, in its grid's space and in `f64`, of an entity placed by `cell` and `local`
+/// in `grid`.
+#[cfg(feature = "big_space")]
+pub(crate) fn in_grid(
+    grid: &big_space::prelude::Grid,
+    cell: &big_space::prelude::CellCoord,
+    local: &Transform,
+) -> DAffine3 {
+    DAffine3::from_scale_rotation_translation(
+        local.scale.as_dvec3(),
+        local.rotation.as_dquat(),
+        grid.grid_position_double(cell, local),
+    )
+}
 
 /// A child of the root's place: its `Transform`, and in a big_space grid its cell.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -6,10 +6,9 @@
 //! place grid bodies from their cell and offset before a step, and back into cell and offset
 //! after it, in `f64`.
 
-use crate::space::RootFrame;
+use crate::space::{RootFrame, in_grid};
 use avian3d::physics_transform::PhysicsTransformSystems;
 use avian3d::prelude::{Position, RigidBody, Rotation};
-use bevy::math::DAffine3;
 use bevy::prelude::*;
 use big_space::prelude::{CellCoord, Grid};
 
@@ -37,13 +36,8 @@ fn bodies_to_world(
         let Ok(grid) = grids.get(parent.parent()) else {
             continue;
         };
-        let frame = RootFrame::of_grid(grid);
-        let in_grid = DAffine3::from_scale_rotation_translation(
-            local.scale.as_dvec3(),
-            local.rotation.as_dquat(),
-            grid.grid_position_double(cell, local),
-        );
-        let world = GlobalTransform::from(frame.affine_to_world(in_grid));
+        let placed = in_grid(grid, cell, local);
+        let world = GlobalTransform::from(RootFrame::of_grid(grid).affine_to_world(placed));
         if *global != world {
             *global = world;
         }

@@ -99,17 +99,14 @@ impl Plugin for TerrainRenderPlugin {
                     update_terrain_shading.run_if(
                         config_or_materials_changed
                             .or_else(resource_changed::<textures::LayerTextureSlots>)
-                            .or_else(viewers_replanned)
-                            .or_else(
-                                any_match_filter::<(With<TerrainRoot>, Changed<GlobalTransform>)>,
-                            ),
+                            .or_else(viewers_replanned),
                     ),
                 )
                     .chain_ignore_deferred()
                     .in_set(TerrainSystems::Materials),
             )
-            // The root moves under a floating origin in `PostUpdate` (big_space propagates
-            // there): the morph's viewers follow in the same frame.
+            // Where the root is drawn changes in `PostUpdate`'s propagation (a game moved it, or
+            // a floating origin changed cell): the morph's viewers follow in the same frame.
             .add_systems(
                 PostUpdate,
                 update_terrain_shading

@@ -156,8 +156,8 @@ impl Plugin for WeatherUniformPlugin {
                 .after(super::update_terrain_shading)
                 .in_set(TerrainSystems::Materials),
         )
-        // The root moves under a floating origin in `PostUpdate` (big_space propagates there):
-        // the shaders' origin follows in the same frame.
+        // Where the root is drawn changes in `PostUpdate`'s propagation (a floating origin
+        // changed cell): the shaders' origin follows in the same frame.
         .add_systems(
             PostUpdate,
             update_weather
@@ -175,7 +175,6 @@ fn weather_may_change(
     materials: Option<Res<TerrainMaterials>>,
     suns: Query<(), (With<DirectionalLight>, Changed<GlobalTransform>)>,
     grid: Query<(), (With<TerrainWaves>, Or<(Changed<Transform>, CellMoved)>)>,
-    roots: Query<(), (With<TerrainRoot>, Changed<GlobalTransform>)>,
 ) -> bool {
     let Some(active) = active else {
         return false;
@@ -186,7 +185,6 @@ fn weather_may_change(
         || materials.is_some_and(|m| m.is_added())
         || !suns.is_empty()
         || !grid.is_empty()
-        || !roots.is_empty()
         || (moving && clock.is_some_and(|c| c.is_changed()))
 }
 

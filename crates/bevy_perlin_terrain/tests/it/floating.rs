@@ -22,6 +22,13 @@ fn far_app<M>(plugins: impl Plugins<M>, at: DVec3) -> (App, Entity, Entity) {
     let mut app = HeadlessApp::new()
         .without_transform_plugin()
         .build((BigSpaceMinimalPlugins, plugins));
+    let (viewer, space) = spawn_far_viewer(&mut app, at);
+    (app, viewer, space)
+}
+
+/// A big space and a viewer carrying its floating origin at `at`, placed by cell: the viewer
+/// and the big space.
+fn spawn_far_viewer(app: &mut App, at: DVec3) -> (Entity, Entity) {
     let world = app.world_mut();
     let space = world.spawn(BigSpaceRootBundle::default()).id();
     let (cell, offset) = Grid::default().translation_to_grid(at);
@@ -34,7 +41,7 @@ fn far_app<M>(plugins: impl Plugins<M>, at: DVec3) -> (App, Entity, Entity) {
             ChildOf(space),
         ))
         .id();
-    (app, viewer, space)
+    (viewer, space)
 }
 
 /// Where the viewer truly is: its cell and offset in the big space's grid.
@@ -229,18 +236,7 @@ fn far_out_a_body_rests_on_the_ground_and_stays_when_the_origin_moves_on() {
             PhysicsPlugins::default(),
             PerlinTerrainPlugin::from_config(config),
         ));
-    let world = app.world_mut();
-    let space = world.spawn(BigSpaceRootBundle::default()).id();
-    let (cell, offset) = Grid::default().translation_to_grid(FAR);
-    let viewer = world
-        .spawn((
-            TerrainViewer,
-            FloatingOrigin,
-            cell,
-            Transform::from_translation(offset),
-            ChildOf(space),
-        ))
-        .id();
+    let (viewer, space) = spawn_far_viewer(&mut app, FAR);
     app.update();
     let at = FAR.xz() + DVec2::new(7.3, -4.1);
     let ground = f64::from(app.world().resource::<TerrainSampler>().height(at.x, at.y));
