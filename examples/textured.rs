@@ -21,7 +21,6 @@ use support::ScreenshotPlugin;
 
 mod support;
 
-const SKY: Color = Color::srgb(0.45, 0.68, 0.95);
 /// Pixels per side of each generated texture.
 const SIDE: usize = 256;
 
@@ -32,7 +31,7 @@ fn main() -> AppExit {
         FreeCameraPlugin,
         PerlinTerrainPlugin::from_config(textured_config()),
     ))
-    .insert_resource(ClearColor(SKY))
+    .add_plugins(support::sky::SkyPlugin)
     .add_systems(Startup, (make_textures, setup));
     if let Some(path) = support::screenshot_path() {
         app.add_plugins(ScreenshotPlugin { path });
@@ -247,14 +246,6 @@ fn setup(mut commands: Commands, sampler: Res<TerrainSampler>) {
         FreeCamera::default(),
         TerrainViewer,
         support::anti_aliasing(),
-        DistanceFog {
-            color: SKY,
-            falloff: FogFalloff::Linear {
-                start: 400.0,
-                end: 850.0,
-            },
-            ..default()
-        },
     ));
-    commands.spawn(support::sun(60.0, 800.0));
+    commands.spawn(support::sky::sun(60.0, 800.0));
 }

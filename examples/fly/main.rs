@@ -67,7 +67,6 @@ mod stats;
 #[path = "../support/mod.rs"]
 mod support;
 
-const SKY: Color = support::DAY_SKY;
 /// The camera never goes lower than this above the ground.
 const CLEARANCE: f32 = 1.5;
 
@@ -127,7 +126,7 @@ fn main() -> AppExit {
             open: std::env::var("TERRAIN_SHOT").is_ok_and(|s| s == "panel"),
         },
     ))
-    .insert_resource(ClearColor(SKY))
+    .add_plugins(support::sky::SkyPlugin)
     .insert_resource(GlobalAmbientLight {
         color: Color::srgb(0.75, 0.82, 1.0),
         brightness: 1500.0,
@@ -139,15 +138,11 @@ fn main() -> AppExit {
             .ok()
             .and_then(|h| h.parse().ok())
             .filter(|h: &f32| h.is_finite())
-            .map_or_else(support::TimeOfDay::default, |hours| support::TimeOfDay {
-                hours,
+            .map_or_else(support::sky::TimeOfDay::default, |hours| {
+                support::sky::TimeOfDay { hours }
             }),
     )
     .add_systems(Startup, (setup, support::scatter_looks))
-    .add_systems(
-        Update,
-        support::follow_time_of_day.run_if(resource_changed::<support::TimeOfDay>),
-    )
     .add_systems(
         Update,
         (
@@ -196,7 +191,8 @@ fn setup(mut commands: Commands, screenshot: Option<Res<ScreenshotRun>>) {
         if far_shot { far::FAR } else { CellCoord::ZERO },
         FloatingOrigin,
         Camera3d::default(),
-        // Tonemap the clear color too, so fully fogged ground matches the sky behind it.
+        // Tonemap the sky too (the atmosphere needs it; under the flat sky, fully fogged
+        // ground matches the clear color behind it).
         Hdr,
         Transform::from_xyz(0.0, 400.0, 0.0).looking_to(Vec3::new(0.3, -0.32, -1.0), Vec3::Y),
         FreeCamera {
@@ -204,15 +200,8 @@ fn setup(mut commands: Commands, screenshot: Option<Res<ScreenshotRun>>) {
             run_speed: 400.0,
             ..default()
         },
+        // The sky's air or fog comes from `support::sky::SkyPlugin`.
         TerrainViewer,
-        // Haze that thickens with distance, as air does: light scattered towards the eye
-        // (bluish white) over distant ground, which it dims (see `follow_config`).
-        DistanceFog {
-            color: SKY,
-            directional_light_color: Color::srgba(1.0, 0.92, 0.75, 0.5),
-            directional_light_exponent: 12.0,
-            falloff: haze(TerrainConfig::default().view_distance),
-        },
         far_plane(TerrainConfig::default().view_distance),
     ));
     if screenshot.is_some() {
@@ -226,7 +215,7 @@ fn setup(mut commands: Commands, screenshot: Option<Res<ScreenshotRun>>) {
     if std::env::var("TERRAIN_OCCLUSION_CULLING").as_deref() != Ok("off") {
         camera.insert(support::occlusion_culling());
     }
-    commands.spawn(support::sun(80.0, 900.0));
+    commands.spawn(support::sky::sun(80.0, 900.0));
     commands.spawn((
         Hud,
         Text::new(""),
@@ -296,7 +285,7 @@ fn stamp_on_key(
 
 /// G hides or shows every scattered instance (and those that appear while hidden).
 /// T moves the time of day on by half an hour, Shift+T back.
-fn time_of_day_on_key(keys: Res<ButtonInput<KeyCode>>, mut time: ResMut<support::TimeOfDay>) {
+fn time_of_day_on_key(keys: Res<ButtonInput<KeyCode>>, mut time: ResMut<support::sky::TimeOfDay>) {
     if keys.just_pressed(KeyCode::KeyT) {
         let back = keys.any_pressed([KeyCode::ShiftLeft, KeyCode::ShiftRight]);
         time.hours = (time.hours + if back { -0.5 } else { 0.5 }).rem_euclid(24.0);
@@ -322,17 +311,6 @@ fn toggle_scatter(
     }
 }
 
-/// Atmospheric haze for a view `view` metres deep: ground keeps 5 % of its contrast at three
-/// quarters of the view distance and fades into the sky before the terrain ends, the colors of
-/// scattered light and of the dimming sunlight apart, so far ranges turn blue first.
-fn haze(view: f32) -> FogFalloff {
-    FogFalloff::from_visibility_colors(
-        0.75 * view,
-        Color::srgb(0.32, 0.42, 0.58),
-        Color::srgb(0.74, 0.83, 0.95),
-    )
-}
-
 /// A perspective projection that draws as far as the terrain streams, and a little more.
 fn far_plane(view: f32) -> Projection {
     Projection::Perspective(PerspectiveProjection {
@@ -341,18 +319,15 @@ fn far_plane(view: f32) -> Projection {
     })
 }
 
-/// Haze and far plane that fit this config's view distance.
+/// The far plane that fits this config's view distance (the sky follows it itself).
 fn follow_config(
     active: Option<Res<ActiveTerrainConfig>>,
-    camera: Single<(&mut DistanceFog, &mut Projection), With<Camera3d>>,
+    mut projection: Single<&mut Projection, With<Camera3d>>,
 ) {
     let Some(active) = active.filter(|a| a.is_changed()) else {
         return;
     };
-    let view = active.config().view_distance;
-    let (mut fog, mut projection) = camera.into_inner();
-    fog.falloff = haze(view);
-    *projection = far_plane(view);
+    **projection = far_plane(active.config().view_distance);
 }
 
 /// Puts the camera above the ground when the terrain first appears, and never lets it sink in.

@@ -80,7 +80,7 @@ pub fn fly_script(
     registry: Res<ChunkRegistry>,
     sampler: Option<Res<TerrainSampler>>,
     active: Option<Res<ActiveTerrainConfig>>,
-    mut time: ResMut<support::TimeOfDay>,
+    mut time: ResMut<support::sky::TimeOfDay>,
     mut camera: Single<&mut Transform, With<Camera3d>>,
 ) {
     if !run.hold {

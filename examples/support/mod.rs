@@ -10,8 +10,9 @@
 
 #![allow(dead_code, reason = "each example uses a part")]
 
+pub mod sky;
+
 use bevy::camera::RenderTarget;
-use bevy::light::CascadeShadowConfigBuilder;
 use bevy::prelude::*;
 use bevy::render::render_resource::{PipelineCache, TextureFormat, TextureUsages};
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
@@ -42,99 +43,6 @@ pub fn occlusion_culling() -> impl Bundle {
     (
         bevy::core_pipeline::prepass::DepthPrepass,
         bevy::render::occlusion_culling::OcclusionCulling,
-    )
-}
-
-/// The time of day the examples' sun keeps, in hours: at 6 it rises in the east (+X), at 12 it
-/// stands in the south (+Z) 57° high, at 18 it sets in the west. The one place the sun's
-/// direction, its light and the sky's color come from ([`follow_time_of_day`]); a game sets it.
-#[derive(Resource, Clone, Copy, Debug, PartialEq)]
-pub struct TimeOfDay {
-    /// Hours since midnight, 6 to 18 for a sun above the horizon.
-    pub hours: f32,
-}
-
-impl Default for TimeOfDay {
-    /// A quarter past eight: the sun 33° high in the east-south-east.
-    fn default() -> Self {
-        Self { hours: 8.25 }
-    }
-}
-
-/// The sky's color by day (the clear color and the fog's), as the examples draw it.
-pub const DAY_SKY: Color = Color::srgb(0.45, 0.68, 0.95);
-
-impl TimeOfDay {
-    /// The unit direction towards the sun.
-    pub fn towards_sun(self) -> Vec3 {
-        let arc = std::f32::consts::PI * (self.hours - 6.0) / 12.0;
-        let elevation = 0.96 * arc.sin() + 0.04;
-        Vec3::new(
-            arc.cos() * elevation.cos(),
-            elevation.sin(),
-            arc.sin() * elevation.cos(),
-        )
-        .normalize()
-    }
-
-    /// How far the sun is into its setting (or rising): 0 above 20°, 1 at the horizon.
-    fn low(self) -> f32 {
-        let height = self.towards_sun().y;
-        1.0 - ((height - 0.03) / 0.31).clamp(0.0, 1.0)
-    }
-
-    /// The sunlight's color and illuminance (lux): white and strong by day, dim and orange as it
-    /// sets.
-    pub fn sunlight(self) -> (Color, f32) {
-        let low = self.low();
-        let color = Color::srgb(1.0, 1.0 - 0.42 * low, 1.0 - 0.68 * low);
-        (color, 11_000.0 - 7_000.0 * low)
-    }
-
-    /// The sky's color: [`DAY_SKY`] by day, a warm haze at sunset (the fallback for Bevy's
-    /// `Atmosphere`, which the software renderer the render test uses does not draw here).
-    pub fn sky(self) -> Color {
-        let low = self.low();
-        DAY_SKY.mix(&Color::srgb(0.93, 0.62, 0.45), low * low)
-    }
-}
-
-/// Points the sun, and colors its light, the clear color and the cameras' fog, by the
-/// [`TimeOfDay`] (when it changed).
-pub fn follow_time_of_day(
-    time: Res<TimeOfDay>,
-    mut suns: Query<(&mut Transform, &mut DirectionalLight)>,
-    mut clear: ResMut<ClearColor>,
-    mut fogs: Query<&mut DistanceFog>,
-) {
-    let (color, illuminance) = time.sunlight();
-    for (mut transform, mut light) in &mut suns {
-        *transform = Transform::default().looking_to(-time.towards_sun(), Vec3::Y);
-        light.color = color;
-        light.illuminance = illuminance;
-    }
-    clear.0 = time.sky();
-    for mut fog in &mut fogs {
-        fog.color = time.sky();
-    }
-}
-
-/// The examples' sun: low from the north-east, with shadows out to `maximum_distance` metres
-/// (the first cascade to `first_cascade_far_bound`).
-pub fn sun(first_cascade_far_bound: f32, maximum_distance: f32) -> impl Bundle {
-    (
-        DirectionalLight {
-            illuminance: 11_000.0,
-            shadow_maps_enabled: true,
-            ..default()
-        },
-        Transform::default().looking_to(Vec3::new(-0.6, -0.55, -0.4), Vec3::Y),
-        CascadeShadowConfigBuilder {
-            first_cascade_far_bound,
-            maximum_distance,
-            ..default()
-        }
-        .build(),
     )
 }
 

@@ -31,7 +31,6 @@ mod followers;
 #[path = "../support/mod.rs"]
 mod support;
 
-const SKY: Color = Color::srgb(0.45, 0.68, 0.95);
 /// The capsule: radius and the length of its straight part.
 const RADIUS: f32 = 0.4;
 const LENGTH: f32 = 1.0;
@@ -85,7 +84,7 @@ fn main() -> AppExit {
         PhysicsPlugins::default(),
         PerlinTerrainPlugin::from_asset(format!("terrain/{preset}.terrain.ron")),
     ))
-    .insert_resource(ClearColor(SKY))
+    .add_plugins(support::sky::SkyPlugin)
     .insert_resource(GlobalAmbientLight {
         color: Color::srgb(0.75, 0.82, 1.0),
         brightness: 1500.0,
@@ -144,14 +143,6 @@ fn setup(
         Camera3d::default(),
         TerrainViewer,
         Transform::from_xyz(0.0, 10.0, 10.0),
-        DistanceFog {
-            color: SKY,
-            falloff: FogFalloff::Linear {
-                start: 350.0,
-                end: 800.0,
-            },
-            ..default()
-        },
     ));
     if screenshot.is_some() {
         camera.insert(Msaa::Off);
@@ -159,7 +150,7 @@ fn setup(
         camera.insert(support::anti_aliasing());
     }
     camera.insert(support::occlusion_culling());
-    commands.spawn(support::sun(30.0, 600.0));
+    commands.spawn(support::sky::sun(30.0, 600.0));
     commands.insert_resource(FollowerAssets {
         mesh: meshes.add(Capsule3d::new(0.3, 2.0 * FOLLOWER_HALF_HEIGHT - 0.6)),
         materials: [

@@ -128,7 +128,8 @@ pub use plugin::PerlinTerrainPlugin;
 #[cfg(feature = "render")]
 pub use render::{
     ATTRIBUTE_WATER_DEEP, ATTRIBUTE_WATER_SHALLOW, ATTRIBUTE_WATER_SKY, ATTRIBUTE_WAVE_SHARE,
-    CloudLook, CloudMaterial, CloudMaterialExtension, GroundLook, TerrainClouds, TerrainMaterial,
+    CloudLook, CloudMaterial, CloudMaterialExtension, GroundLook, ScatterMaterial,
+    ScatterMaterialExtension, ScatterMaterials, TerrainClouds, TerrainMaterial,
     TerrainMaterialExtension, TerrainMaterials, TerrainRenderPlugin, TerrainShading,
     TerrainTextures, TerrainWater, TerrainWaves, WaterMaterial, WaterMaterialExtension,
     WaterShading, WeatherUniform,

@@ -4,6 +4,7 @@
 //! vertex-color fallback. The config's `colors` and `water` drive them, live.
 
 mod clouds;
+mod scatter_shade;
 mod shadows;
 mod terrain_material;
 mod textures;
@@ -12,6 +13,7 @@ mod waves;
 mod weather;
 
 pub use clouds::{CloudLook, CloudMaterial, CloudMaterialExtension, TerrainClouds};
+pub use scatter_shade::{ScatterMaterial, ScatterMaterialExtension, ScatterMaterials};
 pub use terrain_material::{GroundLook, TerrainMaterial, TerrainMaterialExtension, TerrainShading};
 pub use textures::TerrainTextures;
 pub use water::{
@@ -81,6 +83,7 @@ impl Plugin for TerrainRenderPlugin {
                 water::TerrainWaterPlugin,
                 waves::TerrainWavesPlugin,
                 clouds::TerrainCloudsPlugin,
+                scatter_shade::ScatterShadePlugin,
                 weather::WeatherUniformPlugin,
             ))
             .add_systems(
@@ -138,6 +141,7 @@ impl Plugin for TerrainRenderPlugin {
             ErasedRenderAssetPlugin::<MeshMaterial3d<TerrainMaterial>>::default().finish(app);
             ErasedRenderAssetPlugin::<MeshMaterial3d<WaterMaterial>>::default().finish(app);
             ErasedRenderAssetPlugin::<MeshMaterial3d<CloudMaterial>>::default().finish(app);
+            ErasedRenderAssetPlugin::<MeshMaterial3d<ScatterMaterial>>::default().finish(app);
         }
     }
 }
@@ -155,6 +159,7 @@ fn add_materials(app: &mut App) {
         MaterialPlugin::<TerrainMaterial>::default(),
         MaterialPlugin::<WaterMaterial>::default(),
         MaterialPlugin::<CloudMaterial>::default(),
+        MaterialPlugin::<ScatterMaterial>::default(),
     ))
     .insert_resource(MaterialsAdded);
 }

@@ -382,6 +382,7 @@ pub(super) fn embed_shaders(app: &mut App) {
     bevy::asset::embedded_asset!(app, "terrain_prepass.wgsl");
     bevy::asset::embedded_asset!(app, "water.wgsl");
     bevy::asset::embedded_asset!(app, "clouds.wgsl");
+    bevy::asset::embedded_asset!(app, "scatter_shade.wgsl");
 }
 
 /// A new terrain material for `config` (textures follow once loaded).

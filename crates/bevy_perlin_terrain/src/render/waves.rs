@@ -1,11 +1,12 @@
 //! The sea's waves as geometry: a grid around the first viewer whose vertices the water's vertex
 //! shader moves with the waves (`weather.wgsl`'s `water_height`, what
-//! [`TerrainSampler::water_height`] answers), a vertex every 4 m.
+//! [`TerrainSampler::water_height`] answers), finer near the viewer: a line every 2 m within
+//! 64 m of its centre, every 4 m out to 256 m and every 8 m to its edge, in both directions.
 //!
 //! The grid moves in steps of [`WAVE_STEP`] and is rebuilt when it moves: its vertices carry the
 //! share of the waves' height the water's depth leaves them, from the ground's heights at the
-//! vertices read in one grid fill. Towards its edge the waves fade to the flat far sea, which draws
-//! nothing inside the grid, so the two meet without a seam.
+//! vertices read row by row in grid fills. Towards its edge the waves fade to the flat far sea,
+//! which draws nothing inside the grid, so the two meet without a seam.
 
 use super::water::ATTRIBUTE_WAVE_SHARE;
 use super::{ActiveRenderMode, TerrainMaterials};
@@ -21,22 +22,64 @@ use bevy::math::DVec3;
 use bevy::mesh::{Indices, PrimitiveTopology};
 use bevy::prelude::*;
 
-/// Quads along a side of the grid of waves: 2 × 192² triangles, 74 k.
-const WAVE_GRID: usize = 192;
-
-/// Metres between the grid's vertices: the shortest waves' octave of the default length
-/// (40 m / 1.9²) still has three vertices a wave.
-const WAVE_SPACING: f32 = 4.0;
+/// The grid's bands along each axis, from its centre out: the metres between its lines and how
+/// far from the centre (metres) they keep that spacing. 192 quads a side (2 × 192² triangles,
+/// 74 k); near the viewer the shortest waves' octave of the default length (40 m / 1.9², 11 m)
+/// has five vertices a wave.
+const WAVE_BANDS: [(f32, f32); 3] = [(2.0, 64.0), (4.0, 256.0), (8.0, 384.0)];
 
 /// Half the side of the grid of waves, in metres.
-pub(super) const WAVE_RADIUS: f32 = 0.5 * WAVE_GRID as f32 * WAVE_SPACING;
+pub(super) const WAVE_RADIUS: f32 = WAVE_BANDS[WAVE_BANDS.len() - 1].1;
 
 /// Metres the grid's centre moves at a time (it follows the first viewer), a whole number of
-/// vertex spacings, so its vertices stay on the same world positions.
+/// the widest spacing, so its vertices stay on the same world positions.
 pub(super) const WAVE_STEP: f32 = 64.0;
 
 /// The outer share of the grid's half side over which the waves fade to the flat far sea.
 const EDGE_FADE: f32 = 0.2;
+
+/// A run of evenly spaced lines of the grid along one axis: the first one's offset from the
+/// centre (metres), the spacing and how many.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Run {
+    start: f32,
+    spacing: f32,
+    count: usize,
+}
+
+/// The grid's lines along one axis as runs, from `-WAVE_RADIUS` to `WAVE_RADIUS` (the last run
+/// ends on the edge): the bands of [`WAVE_BANDS`], mirrored.
+fn wave_runs() -> Vec<Run> {
+    let mut inner = 0.0;
+    let mut half = Vec::new();
+    for (spacing, reach) in WAVE_BANDS {
+        let count = ((reach - inner) / spacing).round() as usize;
+        half.push((inner, spacing, count));
+        inner = reach;
+    }
+    let negative = half.iter().rev().map(|&(inner, spacing, count)| Run {
+        start: -inner - spacing * count as f32,
+        spacing,
+        count,
+    });
+    let positive = half.iter().map(|&(inner, spacing, count)| Run {
+        start: inner,
+        spacing,
+        count,
+    });
+    let mut runs: Vec<Run> = negative.chain(positive).collect();
+    if let Some(last) = runs.last_mut() {
+        last.count += 1;
+    }
+    runs
+}
+
+/// The offsets from the centre of the grid's lines along one axis, in order.
+fn wave_lines(runs: &[Run]) -> Vec<f32> {
+    runs.iter()
+        .flat_map(|r| (0..r.count).map(move |k| r.start + k as f32 * r.spacing))
+        .collect()
+}
 
 /// Marks the grid of waves (a child of the [`TerrainRoot`](crate::TerrainRoot)), drawn with the
 /// sea's material while the config has `water` and `waves`.
@@ -64,37 +107,43 @@ impl Plugin for TerrainWavesPlugin {
 
 /// The mesh of the grid of waves centred at `centre` (metres, `x` and `z`): positions relative
 /// to it at sea level, each vertex with the share of the waves' height the water's depth there
-/// leaves them ([`TerrainSampler::wave_share`], from the ground's heights at the vertices in one
-/// grid fill), faded to 0 at the grid's edge. `None` if the ground could not be read.
+/// leaves them ([`TerrainSampler::wave_share`], from the ground's heights at the vertices, a
+/// grid fill for each run of each row), faded to 0 at the grid's edge. `None` if the ground
+/// could not be read.
 fn wave_mesh(
     sampler: &TerrainSampler,
     sea_level: f32,
     shore_depth: f32,
     centre: Vec2,
 ) -> Option<Mesh> {
-    let n = WAVE_GRID + 1;
-    let corner = centre - WAVE_RADIUS;
-    let mut heights = vec![0.0; n * n];
-    let mut normals = vec![Vec3::Y; n * n];
-    let origin = [f64::from(corner.x), f64::from(corner.y)];
-    if !sampler.sample_grid(
-        origin,
-        f64::from(WAVE_SPACING),
-        [n, n],
-        &mut heights,
-        &mut normals,
-    ) {
-        return None;
-    }
+    let runs = wave_runs();
+    let lines = wave_lines(&runs);
+    let n = lines.len();
+    let mut row_heights = vec![0.0; n];
+    let mut row_normals = vec![Vec3::Y; n];
     let mut positions = Vec::with_capacity(n * n);
     let mut shares = Vec::with_capacity(n * n);
-    for j in 0..n {
-        for i in 0..n {
-            let local = Vec2::new(i as f32, j as f32) * WAVE_SPACING - WAVE_RADIUS;
-            let out = local.abs().max_element() / WAVE_RADIUS;
+    for &z in &lines {
+        let mut first = 0;
+        for run in &runs {
+            let origin = [f64::from(centre.x + run.start), f64::from(centre.y + z)];
+            let span = first..first + run.count;
+            if !sampler.sample_grid(
+                origin,
+                f64::from(run.spacing),
+                [run.count, 1],
+                &mut row_heights[span.clone()],
+                &mut row_normals[span],
+            ) {
+                return None;
+            }
+            first += run.count;
+        }
+        for (&x, &ground) in lines.iter().zip(&row_heights) {
+            let out = x.abs().max(z.abs()) / WAVE_RADIUS;
             let edge = 1.0 - smoothstep(1.0 - EDGE_FADE, 1.0, out);
-            positions.push([local.x, 0.0, local.y]);
-            shares.push(shore_factor(heights[j * n + i], sea_level, shore_depth) * edge);
+            positions.push([x, 0.0, z]);
+            shares.push(shore_factor(ground, sea_level, shore_depth) * edge);
         }
     }
     let indices = crate::chunk::grid_triangles(n);
@@ -197,4 +246,80 @@ pub(super) fn place_waves(
         }
     }
     *built = Some(wanted);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{TerrainConfig, Waves};
+    use bevy::mesh::VertexAttributeValues;
+    use perlin_core::NoiseTables;
+    use std::sync::Arc;
+
+    #[test]
+    fn lines_are_finer_near_the_centre_and_meet_the_edge() {
+        let lines = wave_lines(&wave_runs());
+        assert_eq!(lines.len(), 193, "192 quads a side");
+        assert_eq!(lines.first(), Some(&-384.0));
+        assert_eq!(lines.last(), Some(&384.0));
+        for pair in lines.windows(2) {
+            let (a, b) = (pair[0], pair[1]);
+            let spacing = b - a;
+            let middle = 0.5 * (a + b).abs();
+            let wanted = if middle < 64.0 {
+                2.0
+            } else if middle < 256.0 {
+                4.0
+            } else {
+                8.0
+            };
+            assert_eq!(spacing, wanted, "between {a} and {b}");
+            // On the lattice of the widest spacing's divisors: moving by the step keeps them.
+            assert_eq!(a % 2.0, 0.0);
+        }
+        assert!(lines.contains(&0.0) && lines.contains(&64.0) && lines.contains(&-256.0));
+        assert_eq!(WAVE_STEP % 8.0, 0.0);
+    }
+
+    #[test]
+    fn every_vertex_carries_the_wave_share_of_its_own_point() {
+        let config = TerrainConfig {
+            waves: Some(Waves::default()),
+            sea_level: 20.0,
+            ..TerrainConfig::default()
+        };
+        let sampler = TerrainSampler::new(Arc::new(NoiseTables::from_seed(config.seed)), &config);
+        let shore_depth = Waves::default().shore_depth;
+        let centre = Vec2::new(128.0, -320.0);
+        let mesh = wave_mesh(&sampler, config.sea_level, shore_depth, centre).expect("the grid");
+        let Some(VertexAttributeValues::Float32x3(positions)) =
+            mesh.attribute(Mesh::ATTRIBUTE_POSITION)
+        else {
+            panic!("positions");
+        };
+        let Some(VertexAttributeValues::Float32(shares)) = mesh.attribute(ATTRIBUTE_WAVE_SHARE)
+        else {
+            panic!("shares");
+        };
+        assert_eq!(positions.len(), 193 * 193);
+        let (mut wet, mut dry) = (0, 0);
+        for (p, &share) in positions.iter().zip(shares).step_by(37) {
+            let out = p[0].abs().max(p[2].abs()) / WAVE_RADIUS;
+            if out > 1.0 - EDGE_FADE {
+                continue;
+            }
+            let x = f64::from(centre.x + p[0]);
+            let z = f64::from(centre.y + p[2]);
+            let wanted = sampler.wave_share(x, z);
+            assert!(
+                (share - wanted).abs() < 1e-5,
+                "({x}, {z}): {share} against {wanted}"
+            );
+            if wanted > 0.5 { wet += 1 } else { dry += 1 }
+        }
+        assert!(
+            wet > 20 && dry > 20,
+            "{wet} wet and {dry} dry vertices: pick another centre"
+        );
+    }
 }

@@ -4,6 +4,7 @@
 //! frame, from the [`TerrainClock`] and the sun.
 
 use super::clouds::{CloudLook, CloudMaterial};
+use super::scatter_shade::{ScatterMaterial, ScatterMaterials};
 use super::water::WaterMaterial;
 use super::waves::WAVE_RADIUS;
 use super::{TerrainMaterial, TerrainMaterials, TerrainWaves};
@@ -175,6 +176,7 @@ fn weather_may_change(
     materials: Option<Res<TerrainMaterials>>,
     suns: Query<(), (With<DirectionalLight>, Changed<GlobalTransform>)>,
     grid: Query<(), (With<TerrainWaves>, Or<(Changed<Transform>, CellMoved)>)>,
+    twins: Option<Res<ScatterMaterials>>,
 ) -> bool {
     let Some(active) = active else {
         return false;
@@ -185,13 +187,14 @@ fn weather_may_change(
         || materials.is_some_and(|m| m.is_added())
         || !suns.is_empty()
         || !grid.is_empty()
+        || twins.is_some_and(|t| t.is_changed())
         || (moving && clock.is_some_and(|c| c.is_changed()))
 }
 
 /// Sets this frame's weather (clock and sun) on the materials that draw it: the water's (with
 /// where the grid of waves is, inside which the far sea draws nothing), the clouds' (with their
-/// colors for the sun and the viewer's fog) and the terrain's (for the clouds' shade; without
-/// clouds it does not change, so the terrain's material is not rewritten every frame).
+/// colors for the sun and the viewer's fog), the terrain's and the scatter's (for the clouds'
+/// shade; without clouds it does not change, so their materials are not rewritten every frame).
 fn update_weather(
     active: Option<Res<ActiveTerrainConfig>>,
     tables: Option<Res<TerrainTables>>,
@@ -200,6 +203,10 @@ fn update_weather(
     mut water: Option<ResMut<Assets<WaterMaterial>>>,
     mut clouds: Option<ResMut<Assets<CloudMaterial>>>,
     mut terrain: Option<ResMut<Assets<TerrainMaterial>>>,
+    (mut scatter, twins): (
+        Option<ResMut<Assets<ScatterMaterial>>>,
+        Option<Res<ScatterMaterials>>,
+    ),
     suns: Query<&GlobalTransform, With<DirectionalLight>>,
     fogs: Query<&DistanceFog, With<TerrainViewer>>,
     clear: Option<Res<ClearColor>>,
@@ -249,15 +256,25 @@ fn update_weather(
             material.extension.look = look;
         }
     }
+    // The ground and the scatter need the clouds and the sun only.
+    let ground = WeatherUniform {
+        wave_octaves: Default::default(),
+        wave_amplitudes: Vec4::ZERO,
+        wave_direction: Vec4::ZERO,
+        waves: Vec4::ZERO,
+        ..weather
+    };
+    if let (Some(assets), Some(twins)) = (scatter.as_mut(), twins) {
+        for twin in twins.handles() {
+            let unchanged = assets
+                .get(twin)
+                .is_some_and(|m| m.extension.weather == ground);
+            if !unchanged && let Some(mut material) = assets.get_mut(twin) {
+                material.extension.weather = ground;
+            }
+        }
+    }
     if let Some(assets) = terrain.as_mut() {
-        // The ground needs the clouds and the sun only.
-        let ground = WeatherUniform {
-            wave_octaves: Default::default(),
-            wave_amplitudes: Vec4::ZERO,
-            wave_direction: Vec4::ZERO,
-            waves: Vec4::ZERO,
-            ..weather
-        };
         let unchanged = assets
             .get(&materials.terrain)
             .is_some_and(|m| m.extension.weather == ground);

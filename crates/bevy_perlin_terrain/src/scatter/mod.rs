@@ -157,6 +157,11 @@ impl ScatterVisuals {
     pub fn get(&self, name: &str) -> Option<&ScatterVisual> {
         self.visuals.get(name)
     }
+
+    /// Every layer's visual.
+    pub fn iter(&self) -> impl Iterator<Item = &ScatterVisual> {
+        self.visuals.values()
+    }
 }
 
 /// What a batch of instances was placed on: the ground. A change re-places every batch.

@@ -237,6 +237,7 @@ pub(super) fn spawn_scatter(
     parents: Query<&ChildOf, With<ScatterInstance>>,
     mut registry: ResMut<ScatterRegistry>,
     mut spawned: MessageWriter<ScatterSpawned>,
+    #[cfg(feature = "render")] twins: Option<Res<crate::render::ScatterMaterials>>,
 ) {
     let (Some(active), Some(root)) = (active, chunks.root()) else {
         return;
@@ -287,7 +288,15 @@ pub(super) fn spawn_scatter(
                 match visual {
                     #[cfg(feature = "render")]
                     Some(ScatterVisual::Mesh { mesh, material }) => {
-                        e.insert((Mesh3d(mesh.clone()), MeshMaterial3d(material.clone())));
+                        // Under the clouds' shade once the material has its twin.
+                        match twins.as_ref().and_then(|t| t.twin(material)) {
+                            Some(twin) => {
+                                e.insert((Mesh3d(mesh.clone()), MeshMaterial3d(twin.clone())))
+                            }
+                            None => {
+                                e.insert((Mesh3d(mesh.clone()), MeshMaterial3d(material.clone())))
+                            }
+                        };
                     }
                     Some(ScatterVisual::Custom(spawn)) => spawn(&mut e),
                     None => {}

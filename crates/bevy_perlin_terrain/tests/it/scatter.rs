@@ -374,3 +374,89 @@ fn bad_scatter_layers_are_rejected_naming_the_field() {
         assert!(err.contains("bad.terrain.ron"), "{ron}: {err}");
     }
 }
+
+#[test]
+fn mesh_layers_draw_with_a_twin_of_their_material_under_the_clouds() {
+    use bevy_perlin_terrain::{
+        CloudMaterial, ScatterMaterial, ScatterMaterials, TerrainMaterial, TerrainTables,
+        WaterMaterial, WeatherUniform,
+    };
+    let config = TerrainConfig {
+        clouds: Some(Clouds::default()),
+        ..scatter_config()
+    };
+    let (mut app, _) = app(config, Vec3::new(10.0, 50.0, -5.0));
+    app.init_asset::<Image>()
+        .init_asset::<StandardMaterial>()
+        .init_asset::<TerrainMaterial>()
+        .init_asset::<WaterMaterial>()
+        .init_asset::<CloudMaterial>()
+        .init_asset::<ScatterMaterial>();
+    let red = Color::srgb(0.8, 0.1, 0.1);
+    let paint = app
+        .world_mut()
+        .resource_mut::<Assets<StandardMaterial>>()
+        .add(red);
+    app.world_mut()
+        .resource_mut::<ScatterVisuals>()
+        .insert_mesh("posts", Handle::default(), paint.clone());
+    app.world_mut().resource_mut::<TerrainClock>().paused = true;
+    app.world_mut().resource_mut::<TerrainClock>().seconds = 60.0;
+    settle(&mut app);
+    run_until(&mut app, "the scatter settles", |app| {
+        app.world().resource::<ScatterRegistry>().is_settled()
+    });
+    app.update();
+    let twin = app
+        .world()
+        .resource::<ScatterMaterials>()
+        .twin(&paint)
+        .cloned()
+        .expect("the posts' material has a twin");
+    let mut q = app.world_mut().query::<(
+        &ScatterInstance,
+        Option<&MeshMaterial3d<ScatterMaterial>>,
+        Option<&MeshMaterial3d<StandardMaterial>>,
+    )>();
+    let mut posts = 0;
+    for (instance, shaded, plain) in q.iter(app.world()) {
+        if &*instance.layer == "posts" {
+            assert_eq!(shaded.map(|m| m.0.id()), Some(twin.id()));
+            assert!(plain.is_none(), "a post drawn without the clouds' shade");
+            posts += 1;
+        }
+    }
+    assert!(posts > 1000, "{posts} posts");
+    let world = app.world();
+    let tables = world.resource::<TerrainTables>().tables().clone();
+    let active = world.resource::<ActiveTerrainConfig>().config().clone();
+    let expected = WeatherUniform::new(&tables, &active, 60.0, Vec3::Y);
+    let material = world
+        .resource::<Assets<ScatterMaterial>>()
+        .get(&twin)
+        .expect("the twin");
+    assert_eq!(material.base.base_color, red);
+    assert_eq!(material.extension.weather.clouds, expected.clouds);
+    assert_eq!(
+        material.extension.weather.cloud_octaves,
+        expected.cloud_octaves
+    );
+    assert_eq!(material.extension.weather.waves, Vec4::ZERO);
+    // The game repaints the layer: the twin follows.
+    let blue = Color::srgb(0.1, 0.1, 0.8);
+    if let Some(mut m) = app
+        .world_mut()
+        .resource_mut::<Assets<StandardMaterial>>()
+        .get_mut(&paint)
+    {
+        m.base_color = blue;
+    }
+    app.update();
+    app.update();
+    let material = app
+        .world()
+        .resource::<Assets<ScatterMaterial>>()
+        .get(&twin)
+        .expect("the twin");
+    assert_eq!(material.base.base_color, blue);
+}
