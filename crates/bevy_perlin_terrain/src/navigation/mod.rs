@@ -93,7 +93,6 @@ struct NavigationShape {
     seed: u64,
     ground: GroundRecipe,
     walk: Walkable,
-    road_cost: f32,
     agent_radius: f32,
     max_slope: f32,
 }
@@ -132,6 +131,8 @@ pub struct TerrainNavigation {
     islands_changed: bool,
     /// The most the ground may stray from a path's leg.
     step_height: f32,
+    /// The cost a metre the road type has now (0 before it has one).
+    road_cost: f32,
     agents: HashMap<Entity, AgentId>,
     /// Tiles put in place since the plugin started, rebuilt ones included.
     built: u64,
@@ -153,6 +154,7 @@ impl TerrainNavigation {
             dirty: false,
             islands_changed: false,
             step_height: 0.5,
+            road_cost: 0.0,
             agents: HashMap::default(),
             built: 0,
         }
@@ -240,6 +242,13 @@ impl TerrainNavigation {
         self.tiles.values().map(|t| t.polygons).sum()
     }
 
+    /// What a metre of road costs the search now, against 1 for open ground: the config's
+    /// `navigation.road_cost` while the ground has a road, 1 without one (1 is also what keeps
+    /// the search's distance estimate, scaled by the cheapest cost, at its strongest).
+    pub fn road_cost(&self) -> f32 {
+        self.road_cost
+    }
+
     /// Bytes of the meshes of every tile in place (see [`NavigationTile::bytes`]).
     pub fn mesh_bytes(&self) -> usize {
         self.tiles.values().map(|t| t.bytes).sum()
@@ -261,11 +270,23 @@ impl TerrainNavigation {
     /// the generation (every tile is rebuilt, each staying until its replacement is in). Whether
     /// it changed.
     fn follow_shape(&mut self, config: &crate::TerrainConfig, sampler: &TerrainSampler) -> bool {
+        // Landmass's search scales its distance heuristic by the cheapest type's cost: a road's
+        // cost, with no road on the ground, would only weaken it (about twice the polygons
+        // explored at the default 0.5). Without roads the road type costs what open ground does.
+        let road_cost = if sampler.edits().has_roads() {
+            config.navigation.road_cost.max(0.01)
+        } else {
+            1.0
+        };
+        if road_cost != self.road_cost {
+            // Positive (the config's range): setting it cannot fail.
+            let _ = self.archipelago.set_type_index_cost(ROAD, road_cost);
+            self.road_cost = road_cost;
+        }
         let shape = NavigationShape {
             seed: sampler.tables().seed(),
             ground: sampler.ground_recipe().clone(),
             walk: Walkable::of(config),
-            road_cost: config.navigation.road_cost,
             agent_radius: config.navigation.agent_radius,
             max_slope: config.navigation.max_slope,
         };
@@ -277,11 +298,8 @@ impl TerrainNavigation {
         self.archipelago.archipelago_options.point_sample_distance =
             ends(radius, config.navigation.max_slope);
         self.step_height = config.navigation.step_height;
-        // Both costs are positive (the config's range): setting them cannot fail.
+        // Positive: setting it cannot fail.
         let _ = self.archipelago.set_type_index_cost(GROUND, 1.0);
-        let _ = self
-            .archipelago
-            .set_type_index_cost(ROAD, shape.road_cost.max(0.01));
         self.shape = Some(shape);
         self.generation += 1;
         self.pending.clear();

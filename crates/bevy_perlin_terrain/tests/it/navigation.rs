@@ -134,6 +134,7 @@ fn a_kilometre_across_four_tiles_keeps_to_walkable_ground_and_a_crater_across_it
         Vec3::new(560.0, 0.0, -100.0),
     );
     let sampler = app.world().resource::<TerrainSampler>().clone();
+    assert_eq!(navigation(&app).road_cost(), 1.0, "no road on this ground");
     assert!(length(&path) >= 1000.0, "{} m", length(&path));
     assert!(tiles_of(&path).len() >= 4, "{:?}", tiles_of(&path));
     assert_eq!(path[0].xz(), from.xz());
@@ -221,6 +222,7 @@ fn a_road_draws_the_way_onto_it() {
         clear_scatter: false,
     });
     let (app, _) = navigation_app(config.clone(), Vec3::ZERO);
+    assert_eq!(navigation(&app).road_cost(), config.navigation.road_cost);
     let path = navigation(&app)
         .find_path(a, b)
         .expect("a way along the road");

@@ -187,6 +187,12 @@ impl GroundEdits {
             .any(|(m, segments)| self.modifiers[*m as usize].clears(p, segments))
     }
 
+    /// Whether any edit is a road (a path with [`PathOp::Road`](crate::PathOp::Road)).
+    #[cfg(feature = "navigation")]
+    pub(crate) fn has_roads(&self) -> bool {
+        self.modifiers.iter().any(Modifier::is_road)
+    }
+
     /// Which of the `size[0] × size[1]` points (row-major, `x` first) `spacing` apart from
     /// `origin` lie on a road (a path with [`PathOp::Road`](crate::PathOp::Road), within half
     /// its width of the centre line): `out` gets one flag a point, `false` where no road is.

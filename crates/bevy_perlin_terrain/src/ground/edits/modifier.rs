@@ -228,14 +228,20 @@ impl Modifier {
         self.clear_scatter && d.is_some_and(|d| d <= 0.5 * self.falloff)
     }
 
-    /// For a road (a path with [`Action::Road`]), its pass over `segments` and half its width:
-    /// a point within that distance of the centre line is on the road. `None` for anything else.
+    /// Whether this is a road: a path with [`Action::Road`].
+    #[cfg(feature = "navigation")]
+    pub fn is_road(&self) -> bool {
+        matches!(self.footprint, Footprint::Path { .. }) && matches!(self.action, Action::Road)
+    }
+
+    /// For a road, its pass over `segments` and half its width: a point within that distance of
+    /// the centre line is on the road. `None` for anything else.
     #[cfg(feature = "navigation")]
     pub fn road_pass(&self, segments: &[u32]) -> Option<(PathPass<'_>, f64)> {
         let Footprint::Path { half_width, .. } = &self.footprint else {
             return None;
         };
-        if !matches!(self.action, Action::Road) {
+        if !self.is_road() {
             return None;
         }
         Some((self.path_pass(segments)?, *half_width))
