@@ -7,7 +7,7 @@
 # border, shore, sunset, flight, panel, far) and VIEW a view distance in metres. Default: the world preset (biomes: sea,
 # coast, lowlands and snowy mountains) to its 30 km horizon, and a border between two of its
 # biomes' looks from 450 m up, and into its setting sun; the default, islands and dunes
-# presets from the air (the default one also 10 000 km out, through the floating origin), and the islands' waves on a shore; the alps under their clouds and the
+# presets from the air (the default one also 10 000 km out, through the floating origin), and the islands' waves on a shore; the alps among their clouds and the
 # default preset to a 30 km horizon; the default preset
 # from 2 m above the ground, with a levelled site and a crater, in a 300 m/s flight (a picture every 12 frames, then the settled
 # one) and with the settings panel open; and the walk example on the default preset with its

@@ -16,6 +16,8 @@
 //! view are meshed, saves the window to `out.png` and exits 0; it exits 1 if no terrain chunk appeared within its time limit.
 //! `TERRAIN_LOOK=vertex-colors` shades the terrain with the vertex-color fallback;
 //! `TERRAIN_OCCLUSION_CULLING=off` leaves out the camera's depth prepass and occlusion culling.
+//! `TERRAIN_SKY=flat` draws a clear color and fog instead of Bevy's atmosphere (the default but on
+//! the software renderer, which crashes in it); `TERRAIN_SKY=atmosphere` asks for it there too.
 //! `TERRAIN_SHOT=closeup` lands the camera 2 m above the ground at the end of the path first,
 //! looking downhill; `TERRAIN_SHOT=horizon` lifts it 900 m and looks at the horizon;
 //! `TERRAIN_SHOT=stamps` levels a site (trees cleared) and blows a crater ahead of the camera and

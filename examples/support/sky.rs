@@ -9,7 +9,8 @@ use bevy::light::atmosphere::ScatteringMedium;
 use bevy::light::{Atmosphere, CascadeShadowConfigBuilder};
 use bevy::pbr::AtmosphereSettings;
 use bevy::prelude::*;
-use bevy::render::renderer::RenderAdapterInfo;
+use bevy::render::render_resource::DownlevelFlags;
+use bevy::render::renderer::{RenderAdapter, RenderAdapterInfo};
 use bevy_perlin_terrain::prelude::*;
 
 /// The time of day the examples' sun keeps, in hours: at 6 it rises in the east (+X), at 12 it
@@ -80,8 +81,9 @@ pub enum Sky {
 }
 
 impl Sky {
-    /// The sky `TERRAIN_SKY` asks for (`flat` or `atmosphere`); without it, the atmosphere
-    /// unless the renderer is the software one (`software`).
+    /// On a renderer with compute shaders, the sky `TERRAIN_SKY` asks for (`flat` or
+    /// `atmosphere`); without it, the atmosphere unless the renderer is the software one
+    /// (`software`).
     pub fn choose(software: bool) -> Self {
         match std::env::var("TERRAIN_SKY").as_deref() {
             Ok("flat") => Self::Flat,
@@ -102,13 +104,25 @@ impl Plugin for SkyPlugin {
         if app.world().contains_resource::<Sky>() {
             return;
         }
-        let software = app
-            .world()
+        let world = app.world();
+        let software = world
             .get_resource::<RenderAdapterInfo>()
-            .is_some_and(|info| info.driver == "llvmpipe");
-        let sky = Sky::choose(software);
-        if software && sky == Sky::Flat {
-            info!("the software renderer crashes in Bevy's atmosphere: a flat sky instead");
+            .is_some_and(|info| info.driver == "llvmpipe" || info.name.starts_with("llvmpipe"));
+        // Bevy's atmosphere renders its tables with compute shaders; without them it does not
+        // load.
+        let compute = world.get_resource::<RenderAdapter>().is_none_or(|adapter| {
+            adapter
+                .get_downlevel_capabilities()
+                .flags
+                .contains(DownlevelFlags::COMPUTE_SHADERS)
+        });
+        let sky = if compute {
+            Sky::choose(software)
+        } else {
+            Sky::Flat
+        };
+        if sky == Sky::Flat && (software || !compute) {
+            info!("Bevy's atmosphere cannot draw on this renderer: a flat sky instead");
         }
         app.insert_resource(sky);
     }
@@ -134,8 +148,8 @@ impl Plugin for SkyPlugin {
 const CLEAREST_HAZE: f32 = 12_000.0;
 
 /// Earth's air (Rayleigh scattering, ozone) with as much haze (Mie scattering at Earth's scale
-/// height) as fades ground `view` metres away to 5 % of its color, so the streamed ground's edge
-/// is lost in the sky; no hazier than a visibility of [`CLEAREST_HAZE`].
+/// height) as leaves ground `view` metres away, seen along sea level, 5 % of its contrast, so the
+/// streamed ground's edge is lost in the sky; no hazier than a visibility of [`CLEAREST_HAZE`].
 fn hazy_air(view: f32) -> ScatteringMedium {
     // Rayleigh scattering at sea level, averaged over the three channels (per metre).
     const RAYLEIGH: f32 = 17.5e-6;

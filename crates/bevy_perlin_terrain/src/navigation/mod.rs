@@ -244,7 +244,8 @@ impl TerrainNavigation {
 
     /// What a metre of road costs the search now, against 1 for open ground: the config's
     /// `navigation.road_cost` while the ground has a road, 1 without one (1 is also what keeps
-    /// the search's distance estimate, scaled by the cheapest cost, at its strongest).
+    /// the search's distance estimate, scaled by the cheapest cost, at its strongest); 0 before
+    /// the first config.
     pub fn road_cost(&self) -> f32 {
         self.road_cost
     }

@@ -5,7 +5,7 @@
 //! original when that changes.
 
 use super::weather::WeatherUniform;
-use crate::scatter::{ScatterVisual, ScatterVisuals};
+use crate::scatter::{ScatterInstance, ScatterVisual, ScatterVisuals};
 use crate::sets::TerrainSystems;
 use bevy::pbr::{ExtendedMaterial, MaterialExtension};
 use bevy::platform::collections::HashMap;
@@ -61,20 +61,25 @@ impl Plugin for ScatterShadePlugin {
             .init_resource::<ScatterMaterials>()
             .add_systems(
                 Update,
-                twin_scatter_materials
-                    .run_if(
-                        resource_exists::<Assets<ScatterMaterial>>.and_then(
-                            resource_exists_and_changed::<ScatterVisuals>
-                                .or_else(on_message::<AssetEvent<StandardMaterial>>),
-                        ),
-                    )
+                (
+                    twin_scatter_materials.run_if(
+                        resource_exists::<Assets<ScatterMaterial>>
+                            .and_then(resource_exists::<ScatterVisuals>)
+                            .and_then(
+                                resource_changed::<ScatterVisuals>
+                                    .or_else(on_message::<AssetEvent<StandardMaterial>>),
+                            ),
+                    ),
+                    shade_earlier_instances.run_if(resource_changed::<ScatterMaterials>),
+                )
+                    .chain()
                     .before(TerrainSystems::Scatter),
             );
     }
 }
 
-/// Makes a twin for each scatter layer's `StandardMaterial` that has none, and copies into the
-/// twins the originals that changed.
+/// Makes a twin for each scatter layer's `StandardMaterial` that has none (once it is loaded),
+/// and copies into the twins the originals that changed.
 fn twin_scatter_materials(
     visuals: Res<ScatterVisuals>,
     standard: Res<Assets<StandardMaterial>>,
@@ -103,6 +108,23 @@ fn twin_scatter_materials(
                 extension: ScatterMaterialExtension::default(),
             });
             twins.twins.insert(material.id(), twin);
+        }
+    }
+}
+
+/// Gives the twin to the instances spawned before their material had one (a material still
+/// loading when they came).
+fn shade_earlier_instances(
+    mut commands: Commands,
+    twins: Res<ScatterMaterials>,
+    plain: Query<(Entity, &MeshMaterial3d<StandardMaterial>), With<ScatterInstance>>,
+) {
+    for (entity, material) in &plain {
+        if let Some(twin) = twins.twin(&material.0) {
+            commands
+                .entity(entity)
+                .remove::<MeshMaterial3d<StandardMaterial>>()
+                .insert(MeshMaterial3d(twin.clone()));
         }
     }
 }

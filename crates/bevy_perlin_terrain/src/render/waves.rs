@@ -32,7 +32,7 @@ const WAVE_BANDS: [(f32, f32); 3] = [(2.0, 64.0), (4.0, 256.0), (8.0, 384.0)];
 pub(super) const WAVE_RADIUS: f32 = WAVE_BANDS[WAVE_BANDS.len() - 1].1;
 
 /// Metres the grid's centre moves at a time (it follows the first viewer), a whole number of
-/// the widest spacing, so its vertices stay on the same world positions.
+/// the widest spacing, so every band's lines stay on its own spacing's world lattice.
 pub(super) const WAVE_STEP: f32 = 64.0;
 
 /// The outer share of the grid's half side over which the waves fade to the flat far sea.

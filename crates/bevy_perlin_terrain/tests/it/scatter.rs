@@ -1,7 +1,8 @@
 //! Scatter: placement is a function of the world alone (same across runs, whatever level of
 //! detail is drawn), keeps its spacing across cell borders, stands on the sampler's ground,
-//! follows its rules, goes with its cells over a long flight, tells the game, and rejects bad
-//! layers by name.
+//! follows its rules, goes with its cells over a long flight, tells the game, is drawn under the
+//! clouds' shade (a twin of its material, also for instances that came before it), and rejects
+//! bad layers by name.
 
 use crate::common::*;
 use bevy::prelude::*;
@@ -459,4 +460,60 @@ fn mesh_layers_draw_with_a_twin_of_their_material_under_the_clouds() {
         .get(&twin)
         .expect("the twin");
     assert_eq!(material.base.base_color, blue);
+}
+
+#[test]
+fn instances_spawned_while_their_material_loads_get_its_twin_once_it_is_in() {
+    use bevy_perlin_terrain::{CloudMaterial, ScatterMaterial, TerrainMaterial, WaterMaterial};
+    let (mut app, _) = app(scatter_config(), Vec3::new(10.0, 50.0, -5.0));
+    app.init_asset::<Image>()
+        .init_asset::<StandardMaterial>()
+        .init_asset::<TerrainMaterial>()
+        .init_asset::<WaterMaterial>()
+        .init_asset::<CloudMaterial>()
+        .init_asset::<ScatterMaterial>();
+    // A handle whose material is not there yet, as one loading from a file.
+    let paint = app
+        .world_mut()
+        .resource_mut::<Assets<StandardMaterial>>()
+        .reserve_handle();
+    app.world_mut()
+        .resource_mut::<ScatterVisuals>()
+        .insert_mesh("posts", Handle::default(), paint.clone());
+    settle(&mut app);
+    run_until(&mut app, "the scatter settles", |app| {
+        app.world().resource::<ScatterRegistry>().is_settled()
+    });
+    let count = |app: &mut App| {
+        let mut q = app.world_mut().query::<(
+            &ScatterInstance,
+            Has<MeshMaterial3d<ScatterMaterial>>,
+            Has<MeshMaterial3d<StandardMaterial>>,
+        )>();
+        let (mut shaded, mut plain) = (0, 0);
+        for (instance, s, p) in q.iter(app.world()) {
+            if &*instance.layer == "posts" {
+                shaded += usize::from(s);
+                plain += usize::from(p);
+            }
+        }
+        (shaded, plain)
+    };
+    let (shaded, plain) = count(&mut app);
+    assert_eq!(shaded, 0);
+    assert!(
+        plain > 1000,
+        "{plain} posts drawn plain while their material loads"
+    );
+    let _ = app
+        .world_mut()
+        .resource_mut::<Assets<StandardMaterial>>()
+        .insert(&paint, StandardMaterial::from(Color::srgb(0.8, 0.1, 0.1)));
+    app.update();
+    app.update();
+    assert_eq!(
+        count(&mut app),
+        (plain, 0),
+        "every post under the clouds' shade"
+    );
 }
