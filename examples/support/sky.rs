@@ -143,17 +143,17 @@ impl Plugin for SkyPlugin {
     }
 }
 
-/// The air's visibility the haze never drops below (metres): hazier air dims the sun on its way
-/// down; a shorter view fades its edge with distance fog as well.
-const CLEAREST_HAZE: f32 = 12_000.0;
+/// The shortest visibility (metres) the examples' haze makes: hazier air would dim the sun on
+/// its way down; a shorter view fades its edge with distance fog as well.
+const SHORTEST_VISIBILITY: f32 = 12_000.0;
 
 /// Earth's air (Rayleigh scattering, ozone) with as much haze (Mie scattering at Earth's scale
 /// height) as leaves ground `view` metres away, seen along sea level, 5 % of its contrast, so the
-/// streamed ground's edge is lost in the sky; no hazier than a visibility of [`CLEAREST_HAZE`].
+/// streamed ground's edge is lost in the sky; no hazier than [`SHORTEST_VISIBILITY`] allows.
 fn hazy_air(view: f32) -> ScatteringMedium {
     // Rayleigh scattering at sea level, averaged over the three channels (per metre).
     const RAYLEIGH: f32 = 17.5e-6;
-    let wanted = 3.0 / view.max(CLEAREST_HAZE) - RAYLEIGH;
+    let wanted = 3.0 / view.max(SHORTEST_VISIBILITY) - RAYLEIGH;
     let mut medium = ScatteringMedium::earth(256, 256).with_label("examples' air");
     // The earth medium's second term is its aerosols (Mie).
     if let Some(mie) = medium.terms.get_mut(1) {
@@ -163,7 +163,8 @@ fn hazy_air(view: f32) -> ScatteringMedium {
 }
 
 /// The distance fog a viewer keeps: all the haze under the flat sky; under the atmosphere only
-/// for a view shorter than its haze fades ([`CLEAREST_HAZE`]), from half the view to its edge.
+/// for a view shorter than its haze fades ([`SHORTEST_VISIBILITY`]), from 45 % of the view to its
+/// edge.
 fn fog(sky: Sky, time: TimeOfDay, view: f32) -> Option<DistanceFog> {
     let falloff = match sky {
         Sky::Flat => FogFalloff::from_visibility_colors(
@@ -171,7 +172,7 @@ fn fog(sky: Sky, time: TimeOfDay, view: f32) -> Option<DistanceFog> {
             Color::srgb(0.32, 0.42, 0.58),
             Color::srgb(0.74, 0.83, 0.95),
         ),
-        Sky::Atmosphere if view < CLEAREST_HAZE => FogFalloff::Linear {
+        Sky::Atmosphere if view < SHORTEST_VISIBILITY => FogFalloff::Linear {
             start: 0.45 * view,
             end: view,
         },
@@ -193,7 +194,7 @@ struct Air(Handle<ScatteringMedium>);
 /// [`Sky::Atmosphere`].
 fn spawn_air(mut commands: Commands, sky: Res<Sky>, mut media: ResMut<Assets<ScatteringMedium>>) {
     if *sky == Sky::Atmosphere {
-        let medium = media.add(hazy_air(CLEAREST_HAZE));
+        let medium = media.add(hazy_air(SHORTEST_VISIBILITY));
         commands.spawn((Name::new("atmosphere"), Atmosphere::earth(medium.clone())));
         commands.insert_resource(Air(medium));
     }
