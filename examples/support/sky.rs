@@ -134,8 +134,7 @@ impl Plugin for SkyPlugin {
             .add_systems(
                 Update,
                 (
-                    dress_viewers,
-                    follow_view_distance,
+                    fit_to_view_distance,
                     follow_time_of_day.run_if(resource_changed::<TimeOfDay>),
                 )
                     .chain(),
@@ -200,58 +199,58 @@ fn spawn_air(mut commands: Commands, sky: Res<Sky>, mut media: ResMut<Assets<Sca
     }
 }
 
-/// Gives each new viewing camera the sky's settings: the atmosphere's, or the fog.
-fn dress_viewers(
-    mut commands: Commands,
-    sky: Res<Sky>,
-    time: Res<TimeOfDay>,
-    active: Option<Res<ActiveTerrainConfig>>,
-    cameras: Query<Entity, (With<Camera3d>, Added<TerrainViewer>)>,
-) {
-    let view = active.map_or(TerrainConfig::default().view_distance, |a| {
-        a.config().view_distance
-    });
-    for camera in &cameras {
-        let mut camera = commands.entity(camera);
-        if *sky == Sky::Atmosphere {
-            camera.insert(AtmosphereSettings {
-                aerial_view_lut_max_distance: view,
-                ..default()
-            });
-        }
-        if let Some(fog) = fog(*sky, *time, view) {
-            camera.insert(fog);
-        }
-    }
-}
+/// The viewing cameras, whether each is new, and their atmosphere's settings if they have them.
+type ViewerCameras<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Entity,
+        Ref<'static, TerrainViewer>,
+        Option<&'static mut AtmosphereSettings>,
+    ),
+    With<Camera3d>,
+>;
 
 /// Fits the air's haze, the aerial perspective's reach and the fog to the config's view
-/// distance (when it changed).
-fn follow_view_distance(
+/// distance: on each new viewing camera, and on all of them (and the air) when the config
+/// changed.
+fn fit_to_view_distance(
     mut commands: Commands,
     sky: Res<Sky>,
     time: Res<TimeOfDay>,
     active: Option<Res<ActiveTerrainConfig>>,
     air: Option<Res<Air>>,
     mut media: ResMut<Assets<ScatteringMedium>>,
-    mut cameras: Query<(Entity, Option<&mut AtmosphereSettings>), With<TerrainViewer>>,
+    mut cameras: ViewerCameras,
 ) {
-    let Some(active) = active.filter(|a| a.is_changed()) else {
-        return;
-    };
-    let view = active.config().view_distance;
-    if let Some(air) = air
+    let changed = active.as_ref().is_some_and(|a| a.is_changed());
+    let view = active.map_or(TerrainConfig::default().view_distance, |a| {
+        a.config().view_distance
+    });
+    if changed
+        && let Some(air) = air
         && let Some(mut medium) = media.get_mut(&air.0)
     {
         *medium = hazy_air(view);
     }
-    for (entity, settings) in &mut cameras {
-        if let Some(mut settings) = settings {
-            settings.aerial_view_lut_max_distance = view;
+    for (entity, viewer, settings) in &mut cameras {
+        if !(changed || viewer.is_added()) {
+            continue;
+        }
+        let mut camera = commands.entity(entity);
+        match settings {
+            Some(mut settings) => settings.aerial_view_lut_max_distance = view,
+            None if *sky == Sky::Atmosphere => {
+                camera.insert(AtmosphereSettings {
+                    aerial_view_lut_max_distance: view,
+                    ..default()
+                });
+            }
+            None => {}
         }
         match fog(*sky, *time, view) {
-            Some(fog) => commands.entity(entity).insert(fog),
-            None => commands.entity(entity).remove::<DistanceFog>(),
+            Some(fog) => camera.insert(fog),
+            None => camera.remove::<DistanceFog>(),
         };
     }
 }

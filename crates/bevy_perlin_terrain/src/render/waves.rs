@@ -274,7 +274,7 @@ mod tests {
                 8.0
             };
             assert_eq!(spacing, wanted, "between {a} and {b}");
-            // On the lattice of the widest spacing's divisors: moving by the step keeps them.
+            // On the 2 m lattice, which the step (a multiple of every spacing) keeps.
             assert_eq!(a % 2.0, 0.0);
         }
         assert!(lines.contains(&0.0) && lines.contains(&64.0) && lines.contains(&-256.0));

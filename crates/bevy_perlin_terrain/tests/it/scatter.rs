@@ -376,16 +376,14 @@ fn bad_scatter_layers_are_rejected_naming_the_field() {
     }
 }
 
-#[test]
-fn mesh_layers_draw_with_a_twin_of_their_material_under_the_clouds() {
-    use bevy_perlin_terrain::{
-        CloudMaterial, ScatterMaterial, ScatterMaterials, TerrainMaterial, TerrainTables,
-        WaterMaterial, WeatherUniform,
-    };
-    let config = TerrainConfig {
-        clouds: Some(Clouds::default()),
-        ..scatter_config()
-    };
+/// The headless app of `config` with the material assets the plugin draws with (no renderer:
+/// the materials are made and kept in step, nothing draws them), its `posts` layer drawn with
+/// the `StandardMaterial` that `paint` makes (or reserves).
+fn drawn_app(
+    config: TerrainConfig,
+    paint: impl FnOnce(&mut Assets<StandardMaterial>) -> Handle<StandardMaterial>,
+) -> (App, Handle<StandardMaterial>) {
+    use bevy_perlin_terrain::{CloudMaterial, ScatterMaterial, TerrainMaterial, WaterMaterial};
     let (mut app, _) = app(config, Vec3::new(10.0, 50.0, -5.0));
     app.init_asset::<Image>()
         .init_asset::<StandardMaterial>()
@@ -393,14 +391,38 @@ fn mesh_layers_draw_with_a_twin_of_their_material_under_the_clouds() {
         .init_asset::<WaterMaterial>()
         .init_asset::<CloudMaterial>()
         .init_asset::<ScatterMaterial>();
-    let red = Color::srgb(0.8, 0.1, 0.1);
-    let paint = app
-        .world_mut()
-        .resource_mut::<Assets<StandardMaterial>>()
-        .add(red);
+    let paint = paint(&mut app.world_mut().resource_mut::<Assets<StandardMaterial>>());
     app.world_mut()
         .resource_mut::<ScatterVisuals>()
         .insert_mesh("posts", Handle::default(), paint.clone());
+    (app, paint)
+}
+
+/// For each `posts` instance, the twin it is drawn with (if any) and whether it also or instead
+/// has the plain material.
+fn post_materials(
+    app: &mut App,
+) -> Vec<(Option<AssetId<bevy_perlin_terrain::ScatterMaterial>>, bool)> {
+    let mut q = app.world_mut().query::<(
+        &ScatterInstance,
+        Option<&MeshMaterial3d<bevy_perlin_terrain::ScatterMaterial>>,
+        Has<MeshMaterial3d<StandardMaterial>>,
+    )>();
+    q.iter(app.world())
+        .filter(|(instance, ..)| &*instance.layer == "posts")
+        .map(|(_, shaded, plain)| (shaded.map(|m| m.0.id()), plain))
+        .collect()
+}
+
+#[test]
+fn mesh_layers_draw_with_a_twin_of_their_material_under_the_clouds() {
+    use bevy_perlin_terrain::{ScatterMaterial, ScatterMaterials, TerrainTables, WeatherUniform};
+    let config = TerrainConfig {
+        clouds: Some(Clouds::default()),
+        ..scatter_config()
+    };
+    let red = Color::srgb(0.8, 0.1, 0.1);
+    let (mut app, paint) = drawn_app(config, |materials| materials.add(red));
     app.world_mut().resource_mut::<TerrainClock>().paused = true;
     app.world_mut().resource_mut::<TerrainClock>().seconds = 60.0;
     settle(&mut app);
@@ -414,20 +436,12 @@ fn mesh_layers_draw_with_a_twin_of_their_material_under_the_clouds() {
         .twin(&paint)
         .cloned()
         .expect("the posts' material has a twin");
-    let mut q = app.world_mut().query::<(
-        &ScatterInstance,
-        Option<&MeshMaterial3d<ScatterMaterial>>,
-        Option<&MeshMaterial3d<StandardMaterial>>,
-    )>();
-    let mut posts = 0;
-    for (instance, shaded, plain) in q.iter(app.world()) {
-        if &*instance.layer == "posts" {
-            assert_eq!(shaded.map(|m| m.0.id()), Some(twin.id()));
-            assert!(plain.is_none(), "a post drawn without the clouds' shade");
-            posts += 1;
-        }
+    let posts = post_materials(&mut app);
+    for &(shaded, plain) in &posts {
+        assert_eq!(shaded, Some(twin.id()));
+        assert!(!plain, "a post drawn without the clouds' shade");
     }
-    assert!(posts > 1000, "{posts} posts");
+    assert!(posts.len() > 1000, "{} posts", posts.len());
     let world = app.world();
     let tables = world.resource::<TerrainTables>().tables().clone();
     let active = world.resource::<ActiveTerrainConfig>().config().clone();
@@ -464,39 +478,16 @@ fn mesh_layers_draw_with_a_twin_of_their_material_under_the_clouds() {
 
 #[test]
 fn instances_spawned_while_their_material_loads_get_its_twin_once_it_is_in() {
-    use bevy_perlin_terrain::{CloudMaterial, ScatterMaterial, TerrainMaterial, WaterMaterial};
-    let (mut app, _) = app(scatter_config(), Vec3::new(10.0, 50.0, -5.0));
-    app.init_asset::<Image>()
-        .init_asset::<StandardMaterial>()
-        .init_asset::<TerrainMaterial>()
-        .init_asset::<WaterMaterial>()
-        .init_asset::<CloudMaterial>()
-        .init_asset::<ScatterMaterial>();
     // A handle whose material is not there yet, as one loading from a file.
-    let paint = app
-        .world_mut()
-        .resource_mut::<Assets<StandardMaterial>>()
-        .reserve_handle();
-    app.world_mut()
-        .resource_mut::<ScatterVisuals>()
-        .insert_mesh("posts", Handle::default(), paint.clone());
+    let (mut app, paint) = drawn_app(scatter_config(), |materials| materials.reserve_handle());
     settle(&mut app);
     run_until(&mut app, "the scatter settles", |app| {
         app.world().resource::<ScatterRegistry>().is_settled()
     });
     let count = |app: &mut App| {
-        let mut q = app.world_mut().query::<(
-            &ScatterInstance,
-            Has<MeshMaterial3d<ScatterMaterial>>,
-            Has<MeshMaterial3d<StandardMaterial>>,
-        )>();
-        let (mut shaded, mut plain) = (0, 0);
-        for (instance, s, p) in q.iter(app.world()) {
-            if &*instance.layer == "posts" {
-                shaded += usize::from(s);
-                plain += usize::from(p);
-            }
-        }
+        let posts = post_materials(app);
+        let shaded = posts.iter().filter(|(s, _)| s.is_some()).count();
+        let plain = posts.iter().filter(|(_, p)| *p).count();
         (shaded, plain)
     };
     let (shaded, plain) = count(&mut app);
